@@ -1,0 +1,149 @@
+"""What the eyes saw in one frame: plain data handed from ``vision`` to the referee.
+
+The :class:`Observation` is the contract between the camera pipeline and the
+rules. It speaks in image terms (light and dark checkers, the image's top and
+bottom sides), never in terms of legality. Points are numbered as in
+``companion read``: for the player whose home board is the image's bottom-right
+quadrant, point 1 is the bottom row's rightmost point, 1-12 run right to left
+along the bottom row and 13-24 left to right along the top row.
+
+Standard library only; ``vision`` imports this module, never the reverse.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Literal, Optional
+
+Colour = Literal["light", "dark"]
+CubePlace = Literal["centre", "top", "bottom"]
+
+
+@dataclasses.dataclass(frozen=True)
+class PointReading:
+    """One point: ``point`` in 1..24 (image numbering), ``count`` in 0..15, ``colour``
+    ``"light"``/``"dark"`` or ``None`` when empty."""
+
+    point: int
+    count: int
+    colour: Optional[Colour]
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"point": 1, "count": 2, "colour": "dark"}``."""
+        return {"point": self.point, "count": self.count, "colour": self.colour}
+
+
+@dataclasses.dataclass(frozen=True)
+class Counts:
+    """Checkers of each colour in one place (the bar, or borne off)."""
+
+    light: int = 0
+    dark: int = 0
+
+    def to_dict(self) -> dict[str, int]:
+        """``{"light": 0, "dark": 0}``."""
+        return {"light": self.light, "dark": self.dark}
+
+
+@dataclasses.dataclass(frozen=True)
+class DieReading:
+    """One die seen in the frame.
+
+    ``value`` 1..6 (top face), ``center`` and ``box`` in image pixels
+    (``(x, y)`` and ``(x0, y0, x1, y1)``), ``confidence`` in 0..1.
+    ``cocked`` follows the tournament rules (DESIGN.md): not flat, outside the
+    roller's right-hand board, or (a setting) resting on a checker; ``reason`` is a
+    stable code (e.g. ``"tilted"``, ``"off_board"``, ``"on_checker"``) and
+    ``message`` a sentence for people. ``half`` is ``"left"``/``"right"`` of the
+    bar in the image, ``None`` when off the playing field.
+    """
+
+    value: int
+    center: tuple[float, float]
+    box: Optional[tuple[float, float, float, float]] = None
+    confidence: float = 1.0
+    cocked: bool = False
+    reason: Optional[str] = None
+    message: Optional[str] = None
+    half: Optional[Literal["left", "right"]] = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The die as in ``companion read --json``."""
+        return {
+            "value": self.value,
+            "center": [round(self.center[0], 1), round(self.center[1], 1)],
+            "box": None if self.box is None else [round(v, 1) for v in self.box],
+            "confidence": round(self.confidence, 3),
+            "cocked": self.cocked,
+            "reason": self.reason,
+            "message": self.message,
+            "half": self.half,
+        }
+
+
+@dataclasses.dataclass(frozen=True)
+class CubeReading:
+    """The doubling cube: ``value`` (1 is never shown: a centred cube reads 64),
+    ``place`` ``"centre"``/``"top"``/``"bottom"`` (the players' sides of the image),
+    ``center`` in image pixels, ``confidence`` in 0..1."""
+
+    value: int
+    place: CubePlace
+    center: Optional[tuple[float, float]] = None
+    confidence: float = 1.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"value": 2, "place": "top", ...}``."""
+        return {
+            "value": self.value,
+            "place": self.place,
+            "center": None if self.center is None else [round(v, 1) for v in self.center],
+            "confidence": round(self.confidence, 3),
+        }
+
+
+@dataclasses.dataclass(frozen=True)
+class Observation:
+    """Everything read from one frame.
+
+    ``points``: 24 :class:`PointReading` in point order 1..24 (image numbering).
+    ``bar`` / ``off``: :class:`Counts`; ``off_visible`` is false when the trays are
+    out of view and ``off`` was inferred as 15 minus the checkers seen.
+    ``unreadable_points``: points hidden by a hand, arm or cup (their readings
+    must not be trusted). ``occluded``: something is over the board.
+    ``dice``: every die seen; ``cube``: the cube or ``None`` when not found.
+    ``timings_ms``: per-stage durations in milliseconds. ``frame_index`` and
+    ``timestamp_ms`` identify the frame in its source.
+    """
+
+    points: tuple[PointReading, ...]
+    bar: Counts = Counts()
+    off: Counts = Counts()
+    off_visible: bool = False
+    unreadable_points: tuple[int, ...] = ()
+    occluded: bool = False
+    dice: tuple[DieReading, ...] = ()
+    cube: Optional[CubeReading] = None
+    confidence: float = 1.0
+    timings_ms: dict[str, float] = dataclasses.field(default_factory=dict, compare=False)
+    frame_index: int = 0
+    timestamp_ms: float = 0.0
+
+    def __post_init__(self) -> None:
+        if len(self.points) != 24:
+            raise ValueError(f"an Observation needs 24 points, got {len(self.points)}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form printed by ``companion read --json``."""
+        return {
+            "points": [p.to_dict() for p in self.points],
+            "bar": self.bar.to_dict(),
+            "off": self.off.to_dict(),
+            "off_visible": self.off_visible,
+            "unreadable_points": list(self.unreadable_points),
+            "occluded": self.occluded,
+            "dice": [d.to_dict() for d in self.dice],
+            "cube": None if self.cube is None else self.cube.to_dict(),
+            "confidence": round(self.confidence, 3),
+            "timings_ms": {k: round(v, 3) for k, v in self.timings_ms.items()},
+        }

@@ -1,0 +1,1 @@
+"""The Flask dashboard: the live board, verdicts and the score sheet in a browser."""
