@@ -41,3 +41,12 @@ def test_to_dict_is_json_ready():
     d = Ping(n=3, where=(1, 2)).to_dict()
     assert d["type"] == "ping" and d["n"] == 3 and d["where"] == [1, 2]
     assert d["time_ms"] > 1.6e12
+
+
+def test_shared_events_serialise_with_their_type_names():
+    from companion.events import GameEndEvent, RollEvent, VerdictEvent
+
+    assert RollEvent(player=1, dice=(3, 1)).to_dict()["dice"] == [3, 1]
+    v = VerdictEvent(verdict="illegal", reasons=({"code": "backwards", "message": "m"},)).to_dict()
+    assert v["type"] == "verdict" and v["reasons"][0]["code"] == "backwards"
+    assert GameEndEvent(points=2, score=(2, 0)).to_dict()["score"] == [2, 0]
