@@ -72,7 +72,10 @@ class CheckerSettings:
     touch: float = 0.8
     max_pitch: float = 1.35
     colour_split: float = 25.0
-    occluder_min_area: float = 1.2
+    occluder_min_area: float = 1.5
+    occluder_fraction: float = 0.12
+    occluder_colour: float = 1.0
+    occluder_on_checkers: float = 1.6
     colour_min: float = 32.0
     diff_percentile: float = 35.0
     slot_weak: float = 1.0
@@ -409,8 +412,8 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
     if occlusion:
         from vision.occlusion import find_occluders
 
-        mask, unreadable = find_occluders(lab, cols.centres, cols.widths, cols.bases, cols.dirs, dh, labelled,
-                                          model, settings, (left_end, right_start))
+        mask, unreadable = find_occluders(ev["strips"], ev["templates"], board["class"], counts, dh, model,
+                                          settings, cols.centres, cols.dirs, (h, w))
         occluded = bool(mask is not None and mask.any())
     timings["occlusion"] = (time.perf_counter() - t6) * 1e3
 
@@ -518,7 +521,13 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, board: dict
                 d = np.linalg.norm(band[i] - template, axis=2)[mask]
                 diff[i, k] = float(np.percentile(d, settings.diff_percentile)) / settings.colour_min if d.size else 0.0
     ev = np.maximum(arc, diff)
-    return {"evidence": ev, "v": vk, "arc": arc, "diff": diff}
+    # Whole-length empty templates (points with no arc evidence at all), for occlusion.
+    full = []
+    for c in (0, 1):
+        idx = np.nonzero(cls == c)[0]
+        free = idx[~arc_occ[idx, 0]]
+        full.append(np.median(strips[idx if len(free) < 3 else free], axis=0))
+    return {"evidence": ev, "v": vk, "arc": arc, "diff": diff, "strips": strips, "templates": full}
 
 
 def _stack_count(e: np.ndarray, settings: CheckerSettings) -> int:
