@@ -78,6 +78,9 @@ class CheckerSettings:
     occluder_on_checkers: float = 1.6
     colour_min: float = 32.0
     diff_percentile: float = 35.0
+    lightness_weight: float = 0.5
+    colour_reject: float = 45.0
+    bar_min_width: float = 0.8
     slot_weak: float = 1.0
     base_margin: float = 0.0
     fit_halves: bool = True
@@ -358,51 +361,26 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
     t4 = time.perf_counter()
     timings["points"] = (t4 - t3) * 1e3
 
-    # The bar: chains from the middle outwards along the bar's centre line.
+    # The bar: runs of checker evidence along the bar's centre line.
     bx = 0.5 * (left_end + right_start) * w
-    half = int(0.5 * h)
-    win = max(2, int(round(settings.min_pitch * dh * 0.9)))
-    for d in (-1.0, 1.0):
-        ys = np.arange(half, dtype=np.float32)
-        cyb = half + d * ys
-        dirs = np.full(half, d, dtype=np.float64)
-        cxb = np.full(half, bx)
-        farb = _arc_scores(gx, gy, cxb, cyb, rx, ry, -dirs, np.arange(50, 131, 10))  # arc facing the middle
-        nearb = _arc_scores(gx, gy, cxb, cyb, rx, ry, -dirs, np.arange(230, 311, 10))
-        comb = np.maximum(farb, nearb)
-        cands = _peaks(comb, win, thr * 1.2)
-        chain = []
-        for v in cands:
-            if not chain:
-                if v <= 2.5 * dh:
-                    chain = [v]
-                continue
-            if settings.min_pitch * dh <= v - chain[-1] <= settings.max_pitch * dh:
-                chain.append(v)
-        for v in chain:
-            y = float(half + d * v)
-            c = inner[int(np.clip(round(y), 0, h - 1)), int(round(bx))]
-            checkers.append(Checker(float(bx), y, (float(c[0]), float(c[1]), float(c[2])), float(comb[v]), 0))
+    bar_checkers = _bar_checkers(lab, gx, gy, inner, bx, rx, ry, dh, thr, settings)
     t5 = time.perf_counter()
     timings["bar"] = (t5 - t4) * 1e3
 
-    # Colours.
-    labelled, model = classify_colours(checkers, colours, settings)
+    # Colours: one colour per point; two clusters over the points; outliers rejected.
+    labelled, model = classify_colours(checkers + bar_checkers, colours, settings)
     counts = [0] * 24
-    votes: list[dict[str, int]] = [{"light": 0, "dark": 0} for _ in range(24)]
+    point_colours: list[Optional[str]] = [None] * 24
     bar = {"light": 0, "dark": 0}
     for c in labelled:
+        if c.colour is None:
+            continue
         if c.place == 0:
-            bar[c.colour or "dark"] += 1
+            bar[c.colour] += 1
         else:
             counts[c.place - 1] += 1
-            votes[c.place - 1][c.colour or "dark"] += 1
-    point_colours: list[Optional[str]] = []
-    for i in range(24):
-        if counts[i] == 0:
-            point_colours.append(None)
-        else:
-            point_colours.append("light" if votes[i]["light"] >= votes[i]["dark"] else "dark")
+            point_colours[c.place - 1] = c.colour
+    labelled = [c for c in labelled if c.colour is not None]
     t6 = time.perf_counter()
     timings["colours"] = (t6 - t5) * 1e3
 
@@ -530,6 +508,64 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, board: dict
     return {"evidence": ev, "v": vk, "arc": arc, "diff": diff, "strips": strips, "templates": full}
 
 
+def _bar_checkers(lab: np.ndarray, gx: np.ndarray, gy: np.ndarray, inner: np.ndarray, bx: float, rx: float,
+                  ry: float, dh: float, thr: float, settings: CheckerSettings) -> list[Checker]:
+    """Checkers on the bar.
+
+    Along the bar's centre line, a checker-sized disc that differs from the empty bar
+    (the strip's per-column median along its length) marks a checker; a run of length
+    L holds ``round((L - 0.6 r) / dh) + 1`` checkers. Each must be about a checker
+    wide (at least ``settings.bar_min_width`` checker diameters differ from the empty
+    bar across it), which rules out hinges and the bar's own fittings.
+    """
+    h, w = lab.shape[:2]
+    ws = int(round(3 * rx))
+    x0 = int(np.clip(round(bx - ws / 2), 0, w - ws))
+    strip = lab[:, x0:x0 + ws]
+    profile = np.median(strip, axis=0)
+    d_img = np.linalg.norm(strip - profile[None], axis=2)
+    r_in = 0.8 * rx
+    ri = int(r_in)
+    yy, xx = np.mgrid[-ri:ri + 1, 0:ws]
+    disc = ((xx - (ws - 1) / 2) ** 2 + yy ** 2) <= r_in ** 2
+    diff = np.zeros(h, np.float32)
+    for y in range(ri, h - ri):
+        diff[y] = np.percentile(d_img[y - ri:y + ri + 1][disc], settings.diff_percentile) / settings.colour_min
+    e = diff >= 1.0
+    out: list[Checker] = []
+    y = 0
+    while y < h:
+        if not e[y]:
+            y += 1
+            continue
+        start = y
+        while y < h and e[y]:
+            y += 1
+        length = y - start
+        if length < 0.15 * dh:
+            continue
+        n = max(1, int(round((length - 0.6 * rx) / dh)) + 1)
+        first = start + 0.5 * length - 0.5 * (n - 1) * dh
+        for k in range(n):
+            cy = first + k * dh
+            r0, r1 = int(max(0, cy - 0.4 * ry)), int(min(h, cy + 0.4 * ry + 1))
+            across = np.median(d_img[r0:r1], axis=0) > 0.6 * settings.colour_min
+            mid = ws // 2
+            left = mid
+            while left > 0 and across[left - 1]:
+                left -= 1
+            right = mid
+            while right < ws - 1 and across[right + 1]:
+                right += 1
+            width = (right - left + 1) if across[mid] else 0
+            if width < settings.bar_min_width * 2 * rx:
+                continue
+            c = inner[int(np.clip(round(cy), 0, h - 1)), int(round(bx))]
+            out.append(Checker(float(bx), float(cy), (float(c[0]), float(c[1]), float(c[2])),
+                               float(diff[int(np.clip(cy, 0, h - 1))]), 0))
+    return out
+
+
 def _stack_count(e: np.ndarray, settings: CheckerSettings) -> int:
     """Checkers in a line from the base given per-slot evidence ``e`` (K,): the longest
     run from slot 0 whose slots all reach ``settings.slot_weak`` and whose last slot
@@ -545,41 +581,83 @@ def _stack_count(e: np.ndarray, settings: CheckerSettings) -> int:
     return n
 
 
+def _weighted(lab: np.ndarray, settings: CheckerSettings) -> np.ndarray:
+    return np.asarray(lab, np.float32) * np.array([settings.lightness_weight, 1.5, 1.5], np.float32)
+
+
 def classify_colours(checkers: Sequence[Checker], colours: Optional[CheckerColours],
                      settings: CheckerSettings) -> tuple[list[Checker], Optional[CheckerColours]]:
-    """Give every checker ``"light"`` or ``"dark"``.
+    """Give every checker ``"light"``, ``"dark"`` or ``None`` (rejected: not a checker).
 
-    With learned ``colours``: the nearest in Lab. Without: k-means (k=2,
-    ``cv2.kmeans``) on the checkers' Lab colours; when the two clusters lie closer
-    than ``settings.colour_split`` the frame holds one colour, decided by lightness
-    (L >= 128 is light). Returns the labelled checkers and the colour model used.
+    A point holds one colour: each point's colour is the median of its checkers' inner
+    colours (Lab, lightness weighted by ``settings.lightness_weight`` and chroma by
+    1.5, so gold tells from silver). The two checker colours are the learned
+    ``colours`` or a weighted 2-means over the points (``cv2.kmeans``; each point
+    weighted by its count, bar checkers by one); the lighter centre is ``light``.
+    A point or bar checker farther than ``settings.colour_reject`` from both centres
+    is rejected, and a stack stops at its first checker that departs from the
+    point's colour by more than that. With fewer than two colours apart by
+    ``settings.colour_split``, all are one colour, by lightness (L >= 128: light).
+    Returns the checkers (same order) and the colour model used (``None`` when one colour).
     """
     import cv2
 
     if not checkers:
         return [], colours
-    data = np.array([c.lab for c in checkers], dtype=np.float32)
-    if colours is None:
-        if len(checkers) >= 2:
-            criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.1)
-            # Start from the darkest and the lightest checker for a deterministic result.
-            init = np.zeros(len(data), np.int32)
-            init[data[:, 0] >= 0.5 * (data[:, 0].min() + data[:, 0].max())] = 1
-            _, labels, centres = cv2.kmeans(data, 2, init.reshape(-1, 1), criteria, 1, cv2.KMEANS_USE_INITIAL_LABELS)
-            labels = labels.ravel()
-            if np.linalg.norm(centres[0] - centres[1]) >= settings.colour_split:
-                light_idx = int(np.argmax(centres[:, 0]))
-                model = CheckerColours(tuple(centres[light_idx]), tuple(centres[1 - light_idx]))  # type: ignore[arg-type]
-                names = ["light" if lab_ == light_idx else "dark" for lab_ in labels]
-                return [dataclasses.replace(c, colour=n) for c, n in zip(checkers, names)], model
-        mean_l = float(data[:, 0].mean())
-        name = "light" if mean_l >= 128 else "dark"
-        return [dataclasses.replace(c, colour=name) for c in checkers], None
-    light = np.array(colours.light, dtype=np.float32)
-    dark = np.array(colours.dark, dtype=np.float32)
-    dl = np.linalg.norm(data - light, axis=1)
-    dd = np.linalg.norm(data - dark, axis=1)
-    return [dataclasses.replace(c, colour="light" if a <= b else "dark") for c, a, b in zip(checkers, dl, dd)], colours
+    groups: dict[tuple[int, int], list[int]] = {}
+    for idx, c in enumerate(checkers):
+        key = (c.place, idx if c.place == 0 else 0)  # bar checkers stand alone
+        groups.setdefault(key, []).append(idx)
+    keys = list(groups)
+    feats = np.array([np.median([checkers[i].lab for i in groups[k]], axis=0) for k in keys], np.float32)
+    weights = np.array([len(groups[k]) for k in keys], np.float32)
+    wf = _weighted(feats, settings)
+
+    def centres_from(model: CheckerColours) -> np.ndarray:
+        return _weighted(np.array([model.light, model.dark], np.float32), settings)
+
+    model = colours
+    if model is None:
+        if len(keys) >= 2:
+            # Weighted 2-means (repeat the rows by weight), started from darkest/lightest.
+            rows = np.repeat(wf, weights.astype(int), axis=0)
+            labs = np.repeat(feats, weights.astype(int), axis=0)
+            init = (labs[:, 0] >= 0.5 * (labs[:, 0].min() + labs[:, 0].max())).astype(np.int32)
+            if 0 < init.sum() < len(init):
+                crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.1)
+                _, lab_idx, cen = cv2.kmeans(rows, 2, init.reshape(-1, 1), crit, 1, cv2.KMEANS_USE_INITIAL_LABELS)
+                lab_idx = lab_idx.ravel()
+                if np.linalg.norm(cen[0] - cen[1]) >= settings.colour_split:
+                    # Refit without outliers, in Lab.
+                    d = np.linalg.norm(rows - cen[lab_idx], axis=1)
+                    keep = d <= settings.colour_reject
+                    lab_c = []
+                    for j in (0, 1):
+                        sel = keep & (lab_idx == j)
+                        lab_c.append(np.median(labs[sel], axis=0) if sel.any() else np.median(labs[lab_idx == j], axis=0))
+                    light_j = int(np.argmax([lab_c[0][0], lab_c[1][0]]))
+                    model = CheckerColours(tuple(float(v) for v in lab_c[light_j]),  # type: ignore[arg-type]
+                                           tuple(float(v) for v in lab_c[1 - light_j]))
+        if model is None:
+            name = "light" if float(np.average(feats[:, 0], weights=weights)) >= 128 else "dark"
+            return [dataclasses.replace(c, colour=name) for c in checkers], None
+    cen = centres_from(model)
+    out = list(checkers)
+    for key, f in zip(keys, wf):
+        d = np.linalg.norm(cen - f, axis=1)
+        j = int(np.argmin(d))
+        name = ("light", "dark")[j] if d[j] <= settings.colour_reject else None
+        members = groups[key]
+        stop = False
+        for i in members:  # in stack order, base first
+            own = float(np.linalg.norm(_weighted(checkers[i].lab, settings) - f))
+            if name is None or stop or (own > settings.colour_reject and
+                                        float(np.linalg.norm(_weighted(checkers[i].lab, settings) - cen[j])) > settings.colour_reject):
+                stop = True
+                out[i] = dataclasses.replace(checkers[i], colour=None)
+            else:
+                out[i] = dataclasses.replace(checkers[i], colour=name)
+    return out, model
 
 
 def warp_for_reading(image_bgr: np.ndarray, field: Field, settings: CheckerSettings = CheckerSettings(),
