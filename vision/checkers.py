@@ -51,9 +51,8 @@ class CheckerSettings:
 
     ``work_scale``: the field is read at this fraction of the canonical size.
     ``checker_diameter``: a checker's diameter / a point's width.
-    ``edge_min``: lowest arc score (Lab gradient units) that can be a checker;
-    ``edge_noise_k``: the arc threshold is also at least this many times the frame's
-    typical arc score on empty board. ``first_min``/``first_max``: where the first
+    ``edge_min``: the arc score (Lab gradient units) that counts as a checker's
+    outline. ``first_min``/``first_max``: where the first
     checker's centre may lie, in checker heights from the base.
     ``min_pitch``/``max_pitch``: spacing of checkers in a stack, in checker heights;
     below ``touch`` checker heights they overlap (only the near arc shows).
@@ -65,7 +64,6 @@ class CheckerSettings:
     work_scale: float = 0.5
     checker_diameter: float = 0.98
     edge_min: float = 12.0
-    edge_noise_k: float = 3.0
     first_min: float = 0.2
     first_max: float = 0.95
     min_pitch: float = 0.5
@@ -147,7 +145,8 @@ class CheckerReading:
     ``bar``: ``{"light": n, "dark": n}``; ``checkers``: every :class:`Checker` found;
     ``unreadable``: points an occluder covers; ``occluded``: any occluder on the field;
     ``occluder_mask``: (h, w) bool at the working scale; ``colours``: the colours used;
-    ``halves``: the fitted inner half edges (canonical px); ``timings_ms``: per stage.
+    ``halves``: the inner half edges as fractions of the field's width (pass them back
+    as ``halves=`` for later frames of a fixed camera); ``timings_ms``: per stage.
     """
 
     counts: tuple[int, ...]
@@ -218,32 +217,6 @@ def _columns(w: int, h: int, left_end: float, right_start: float) -> _Columns:
     return _Columns(np.array(centres), np.array(widths), np.array(bases), np.array(dirs, dtype=np.float64))
 
 
-def _refine_centres(lab: np.ndarray, cols: _Columns, field_colour: np.ndarray) -> _Columns:
-    """Move each column's centre onto its point: the centroid, across the column, of the
-    colour difference from the field in the band where points are narrow (30-65% of the
-    way to the middle). Shifts are limited to a quarter of a point's width."""
-    h, w = lab.shape[:2]
-    hh = h // 2
-    centres = cols.centres.copy()
-    for i in range(24):
-        pw = cols.widths[i]
-        x0 = int(max(0, round(cols.centres[i] - 0.75 * pw)))
-        x1 = int(min(w, round(cols.centres[i] + 0.75 * pw)))
-        v0, v1 = int(0.3 * hh), int(0.65 * hh)
-        if cols.dirs[i] > 0:
-            band = lab[v0:v1, x0:x1]
-        else:
-            band = lab[h - v1:h - v0, x0:x1]
-        prof = np.linalg.norm(band - field_colour, axis=2).mean(axis=0)
-        prof = np.clip(prof - np.percentile(prof, 30), 0, None)
-        if prof.sum() <= 1e-3:
-            continue
-        xs = np.arange(x0, x1, dtype=np.float64)
-        c = float((prof * xs).sum() / prof.sum())
-        centres[i] = float(np.clip(c, cols.centres[i] - 0.25 * pw, cols.centres[i] + 0.25 * pw))
-    return dataclasses.replace(cols, centres=centres)
-
-
 def _gradients(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     import cv2
 
@@ -253,48 +226,35 @@ def _gradients(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _arc_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, rx: float, ry: float,
-                direction: np.ndarray, angles_deg: np.ndarray, radii=(0.86, 0.95, 1.04), shifts=(-1.0, 0.0, 1.0),
+                direction: np.ndarray, angles_deg: np.ndarray, radii=(0.86, 0.95, 1.04),
                 percentile: float = 30.0) -> np.ndarray:
-    """Median-over-angles radial gradient on an arc, best radius per angle, best sideways shift.
+    """Edge strength across an arc of a checker-sized ellipse, for many centres.
 
-    ``cx``, ``cy``: (N,) centres; ``direction``: (N,) +1/-1 flips the arc vertically.
-    Returns (N,) float32.
+    At each angle the radial component of the Lab gradient (``gx``, ``gy``: (h, w, 3)
+    float32) is taken at a few radii (the best one kept); the arc's score is the
+    ``percentile`` over its angles, so an outline must run along most of the arc
+    (a straight edge crosses only a few angles). ``cx``, ``cy``: (N,) centres;
+    ``direction``: (N,) +1/-1 flips the arc vertically. Returns (N,) float32.
     """
     h, w = gx.shape[:2]
-    a = np.deg2rad(angles_deg)
-    ca, sa = np.cos(a)[None, :], np.sin(a)[None, :]
-    ny = sa * direction[:, None]
-    nx = np.broadcast_to(ca, ny.shape)
-    best = None
-    for s in shifts:
-        per_angle = None
-        for rr in radii:
-            xs = cx[:, None] + s * rx * 0.12 + ca * rx * rr
-            ys = cy[:, None] + ny * ry * rr
-            xi = np.clip(np.rint(xs).astype(np.int32), 0, w - 1)
-            yi = np.clip(np.rint(ys).astype(np.int32), 0, h - 1)
-            g = gx[yi, xi] * nx[..., None] + gy[yi, xi] * ny[..., None]
-            mag = np.sqrt((g * g).sum(-1))
-            per_angle = mag if per_angle is None else np.maximum(per_angle, mag)
-        score = np.percentile(per_angle, percentile, axis=1)
-        best = score if best is None else np.maximum(best, score)
-    return best.astype(np.float32)
-
-
-def _peaks(s: np.ndarray, win: int, thr: float) -> list[int]:
-    out: list[int] = []
-    n = len(s)
-    for i in range(n):
-        if s[i] < thr:
-            continue
-        lo, hi = max(0, i - win), min(n, i + win + 1)
-        if s[i] >= s[lo:hi].max() and (not out or i - out[-1] > win):
-            out.append(i)
-    return out
+    a = np.deg2rad(np.asarray(angles_deg, np.float64))
+    rr = np.asarray(radii, np.float64)
+    ca = np.cos(a)[None, :, None]
+    ny = np.sin(a)[None, :, None] * direction[:, None, None]  # (N, A, 1)
+    xs = cx[:, None, None] + ca * rx * rr[None, None, :]
+    ys = cy[:, None, None] + ny * ry * rr[None, None, :]
+    xi = np.clip(np.rint(xs).astype(np.int32), 0, w - 1)
+    yi = np.clip(np.rint(ys).astype(np.int32), 0, h - 1)
+    nyb = np.broadcast_to(ny, xi.shape)[..., None]
+    g = gx[yi, xi] * ca[..., None] + gy[yi, xi] * nyb  # (N, A, R, 3)
+    per_angle = np.sqrt((g * g).sum(-1)).max(axis=2)  # (N, A)
+    q = int(round(percentile / 100.0 * (per_angle.shape[1] - 1)))
+    return np.partition(per_angle, q, axis=1)[:, q].astype(np.float32)
 
 
 def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings = CheckerSettings(),
-                  colours: Optional[CheckerColours] = None, occlusion: bool = True) -> CheckerReading:
+                  colours: Optional[CheckerColours] = None, occlusion: bool = True,
+                  halves: Optional[tuple[float, float]] = None) -> CheckerReading:
     """Read every point and the bar from a warped field.
 
     ``field_bgr``: (h, w, 3) uint8 BGR canonical field at ``settings.work_scale``
@@ -315,13 +275,14 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
     t1 = time.perf_counter()
     timings["features"] = (t1 - t0) * 1e3
 
-    if settings.fit_halves:
+    if halves is not None:
+        left_end, right_start = halves
+    elif settings.fit_halves:
         left_end, right_start = fit_halves(lab)
     else:
         bw = field.geometry.bar_width
         left_end, right_start = 0.5 * (1 - bw), 0.5 * (1 + bw)
     cols = _columns(w, h, left_end, right_start)
-    # cols = _refine_centres(lab, cols, np.median(lab[int(0.45 * h):int(0.55 * h), ::2].reshape(-1, 3), axis=0))
     pw = float(np.median(cols.widths))
     rx = 0.5 * pw * settings.checker_diameter
     ry = rx * (field.size[1] / field.size[0]) * field.geometry.aspect
@@ -331,14 +292,16 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
 
     # Arc profiles along every point's centre line (from the base to the middle).
     nv = int(0.5 * h)
-    vs = np.arange(nv, dtype=np.float32)
-    cx = np.repeat(cols.centres, nv)
-    direction = np.repeat(cols.dirs, nv)
-    cy = np.repeat(cols.bases, nv) + direction * np.tile(vs, 24)
-    far = _arc_scores(gx, gy, cx, cy, rx, ry, direction, np.arange(20, 161, 10)).reshape(24, nv)
-    near = _arc_scores(gx, gy, cx, cy, rx, ry, direction, np.arange(230, 311, 10)).reshape(24, nv)
-    noise = float(np.median(far))
-    thr = max(settings.edge_min, settings.edge_noise_k * noise)
+    n_slots = max(1, int((nv + 0.3 * dh) // dh))
+    vk = settings.base_margin * dh + (np.arange(n_slots) + 0.5) * dh
+    offsets = np.linspace(-0.2 * dh, 0.2 * dh, 5)
+    vv = (vk[:, None] + offsets[None, :]).ravel()  # (K*5,)
+    m = len(vv)
+    cx = np.repeat(cols.centres, m)
+    direction = np.repeat(cols.dirs, m)
+    cy = np.repeat(cols.bases, m) + direction * np.tile(vv, 24)
+    far = _arc_scores(gx, gy, cx, cy, rx, ry, direction, np.arange(20, 161, 10)).reshape(24, n_slots, len(offsets)).max(axis=2)
+    thr = settings.edge_min
     t3 = time.perf_counter()
     timings["arcs"] = (t3 - t2) * 1e3
 
@@ -346,8 +309,8 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
     k = max(3, int(round(rx * 0.9)) | 1)
     inner = cv2.blur(lab, (k, k))
 
-    board = _board_colours(inner, cols, h, settings)
-    ev = _slot_evidence(far, lab, cols, board, rx, dh, thr, settings)
+    classes = _point_classes()
+    ev = _slot_evidence(far, lab, cols, classes, rx, dh, thr, settings)
     checkers: list[Checker] = []
     for i in range(24):
         e = ev["evidence"][i]
@@ -390,7 +353,7 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
     if occlusion:
         from vision.occlusion import find_occluders
 
-        mask, unreadable = find_occluders(ev["strips"], ev["templates"], board["class"], counts, dh, model,
+        mask, unreadable = find_occluders(ev["strips"], ev["templates"], classes, counts, dh, model,
                                           settings, cols.centres, cols.dirs, (h, w))
         occluded = bool(mask is not None and mask.any())
     timings["occlusion"] = (time.perf_counter() - t6) * 1e3
@@ -404,42 +367,16 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
         occluded=occluded,
         occluder_mask=mask,
         colour_model=model,
-        halves=(left_end * field.size[0], right_start * field.size[0]),
+        halves=(left_end, right_start),
         timings_ms=timings,
     )
 
 
-def _board_colours(inner: np.ndarray, cols: _Columns, h: int, settings: CheckerSettings) -> dict[str, Any]:
-    """The empty board's colours (Lab): the field, and each column's point colour,
-    from medians over the columns of a class (so checkers on a few points do not matter),
-    and the points' length (where the centre line turns from point to field colour)."""
-    hh = int(0.5 * h)
-    field = np.median(inner[int(0.44 * h):int(0.56 * h), ::2].reshape(-1, 3), axis=0)
-    # Centre-line colours of every column, from the base to the middle: (24, hh, 3).
-    vs = np.arange(hh)
-    ys = (cols.bases[:, None] + cols.dirs[:, None] * vs[None, :]).astype(np.int32)
-    xs = np.repeat(np.rint(cols.centres).astype(np.int32)[:, None], hh, axis=1)
-    line = inner[ys, xs]
-    # Column classes: the top row's leftmost point and every other one, the bottom row shifted.
-    cls = np.array([(12 - p) % 2 == 1 if p <= 12 else (p - 13) % 2 == 0 for p in range(1, 25)])
-    point_colour = np.zeros((2, 3), np.float32)
-    lengths = []
-    for c in (0, 1):
-        sel = line[cls == bool(c)]
-        prof = np.median(sel, axis=0)  # (hh, 3) the class's typical centre line
-        d = np.linalg.norm(prof - field, axis=1)
-        # The point colour: the median colour over the span where it differs most from the field.
-        lo, hi = int(0.15 * hh), int(0.6 * hh)
-        point_colour[c] = np.median(prof[lo:hi], axis=0)
-        dd = np.linalg.norm(prof - point_colour[c], axis=1)
-        # Length: first place past 0.5*hh where the line is nearer the field than the point colour.
-        length = hh
-        for v in range(int(0.5 * hh), hh):
-            if d[v] < dd[v]:
-                length = v
-                break
-        lengths.append(length)
-    return {"field": field, "point": point_colour, "class": cls.astype(np.int32), "length": np.array(lengths, float)}
+def _point_classes() -> np.ndarray:
+    """(24,) int32: which of the two point colours each point has (0/1). Neighbouring
+    points alternate; the top row's leftmost point (13) and the bottom row's second
+    from the left (11) share a colour (every board is painted this way)."""
+    return np.array([(12 - p) % 2 == 1 if p <= 12 else (p - 13) % 2 == 0 for p in range(1, 25)], np.int32)
 
 
 def _strips(lab: np.ndarray, cols: _Columns, hh: int) -> tuple[np.ndarray, int]:
@@ -458,7 +395,7 @@ def _strips(lab: np.ndarray, cols: _Columns, hh: int) -> tuple[np.ndarray, int]:
     return out, ws
 
 
-def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, board: dict[str, Any], rx: float, dh: float,
+def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.ndarray, rx: float, dh: float,
                    thr: float, settings: CheckerSettings) -> dict[str, Any]:
     """Evidence (>1: a checker) for checker slots 0..K-1 of every point: (24, K).
 
@@ -467,17 +404,12 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, board: dict
     of its class (the per-pixel median of the 12 points of that colour, base-aligned;
     points whose centre line does not show the point colour are left out of it).
     """
-    hh = far.shape[1]
-    n_slots = max(1, int((hh + 0.3 * dh) // dh))
+    hh = lab.shape[0] // 2
+    n_slots = far.shape[1]
     vk = settings.base_margin * dh + (np.arange(n_slots) + 0.5) * dh
-    win = max(1, int(round(0.2 * dh)))
     strips, ws = _strips(lab, cols, hh)
-    cls = board["class"]
     # Arc evidence per slot first: it decides which points may serve as empty templates.
-    arc = np.zeros((24, n_slots), np.float32)
-    for k, v in enumerate(vk):
-        lo_v, hi_v = int(max(0, v - win)), int(min(hh, v + win + 1))
-        arc[:, k] = far[:, lo_v:hi_v].max(axis=1) / thr
+    arc = (far / thr).astype(np.float32)
     # A checker at a slot implies checkers below it: occupied-by-arcs = any arc from here up.
     arc_occ = np.flip(np.maximum.accumulate(np.flip(arc >= 1.0, axis=1), axis=1), axis=1)
     r_in = 0.8 * rx
@@ -490,14 +422,15 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, board: dict
         ok = (rows >= 0) & (rows < hh)
         band = strips[:, rows[ok]]  # (24, r, ws, 3)
         mask = disc[ok]
+        pix = band[:, mask]  # (24, n, 3)
         for c in (0, 1):
             idx = np.nonzero(cls == c)[0]
             free = idx[~arc_occ[idx, k]]
             ref = idx if len(free) < 3 else free
-            template = np.median(band[ref], axis=0)
-            for i in idx:
-                d = np.linalg.norm(band[i] - template, axis=2)[mask]
-                diff[i, k] = float(np.percentile(d, settings.diff_percentile)) / settings.colour_min if d.size else 0.0
+            template = np.median(pix[ref], axis=0)  # (n, 3)
+            d = np.sqrt(((pix[idx] - template[None]) ** 2).sum(-1))  # (len(idx), n)
+            q = int(round(settings.diff_percentile / 100.0 * (d.shape[1] - 1)))
+            diff[idx, k] = np.partition(d, q, axis=1)[:, q] / settings.colour_min
     ev = np.maximum(arc, diff)
     # Whole-length empty templates (points with no arc evidence at all), for occlusion.
     full = []
@@ -529,8 +462,12 @@ def _bar_checkers(lab: np.ndarray, gx: np.ndarray, gy: np.ndarray, inner: np.nda
     yy, xx = np.mgrid[-ri:ri + 1, 0:ws]
     disc = ((xx - (ws - 1) / 2) ** 2 + yy ** 2) <= r_in ** 2
     diff = np.zeros(h, np.float32)
-    for y in range(ri, h - ri):
-        diff[y] = np.percentile(d_img[y - ri:y + ri + 1][disc], settings.diff_percentile) / settings.colour_min
+    from numpy.lib.stride_tricks import sliding_window_view
+
+    windows = sliding_window_view(d_img, (2 * ri + 1, ws))[:, 0]  # (h - 2ri, 2ri+1, ws)
+    pix = windows[:, disc]  # (h - 2ri, n)
+    q = int(round(settings.diff_percentile / 100.0 * (pix.shape[1] - 1)))
+    diff[ri:h - ri] = np.partition(pix, q, axis=1)[:, q] / settings.colour_min
     e = diff >= 1.0
     out: list[Checker] = []
     y = 0
