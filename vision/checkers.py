@@ -79,7 +79,10 @@ class CheckerSettings:
     lightness_weight: float = 0.5
     colour_reject: float = 45.0
     bar_min_width: float = 0.8
-    slot_weak: float = 1.0
+    slot_weak: float = 0.7
+    template_colour: float = 0.5
+    colour_floor: float = 18.0
+    colour_noise_k: float = 4.0
     base_margin: float = 0.0
     fit_halves: bool = True
 
@@ -416,6 +419,12 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.nda
     yy, xx = np.mgrid[-int(r_in):int(r_in) + 1, 0:ws]
     disc = ((xx - (ws - 1) / 2) ** 2 + yy ** 2) <= r_in ** 2
     diff = np.zeros((24, n_slots), np.float32)
+    # Each class's point colour: the middle of the points a little past their base
+    # (2.5-3.5 checkers out, where few stacks reach), median over the class.
+    c0, c1 = int(2.5 * dh), int(min(hh, 3.5 * dh))
+    mid = strips[:, c0:c1, ws // 2 - 1:ws // 2 + 2].reshape(24, -1, 3).mean(axis=1)
+    point_colour = [np.median(mid[cls == c], axis=0) for c in (0, 1)]
+    centre_mask = (((xx - (ws - 1) / 2) ** 2 + yy ** 2) <= (0.35 * rx) ** 2)
     for k, v in enumerate(vk):
         y0 = int(round(v)) - int(r_in)
         rows = np.arange(y0, y0 + disc.shape[0])
@@ -423,14 +432,27 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.nda
         band = strips[:, rows[ok]]  # (24, r, ws, 3)
         mask = disc[ok]
         pix = band[:, mask]  # (24, n, 3)
+        centre = pix[:, centre_mask[ok][mask]].mean(axis=1)  # (24, 3) the slot's middle colour
         for c in (0, 1):
             idx = np.nonzero(cls == c)[0]
+            # Empty points of this colour look alike: keep those without an outline
+            # whose middle shows the point's own colour (seen where checkers are rare).
             free = idx[~arc_occ[idx, k]]
-            ref = idx if len(free) < 3 else free
+            if len(free) < 3:
+                free = idx
+            dist = np.linalg.norm(centre[free] - point_colour[c], axis=1)
+            ref = free[dist <= settings.template_colour * settings.colour_min]
+            if len(ref) < 3:
+                ref = free[np.argsort(dist)[:3]]
             template = np.median(pix[ref], axis=0)  # (n, 3)
             d = np.sqrt(((pix[idx] - template[None]) ** 2).sum(-1))  # (len(idx), n)
             q = int(round(settings.diff_percentile / 100.0 * (d.shape[1] - 1)))
-            diff[idx, k] = np.partition(d, q, axis=1)[:, q] / settings.colour_min
+            raw = np.partition(d, q, axis=1)[:, q]
+            # On a clean board the empty points match their template closely: the
+            # threshold drops towards ``colour_floor`` (dark checkers on dark points).
+            noise = float(np.median(raw[np.isin(idx, ref)]))
+            tau = float(np.clip(settings.colour_noise_k * noise, settings.colour_floor, settings.colour_min))
+            diff[idx, k] = raw / tau
     ev = np.maximum(arc, diff)
     # Whole-length empty templates (points with no arc evidence at all), for occlusion.
     full = []
@@ -505,16 +527,18 @@ def _bar_checkers(lab: np.ndarray, gx: np.ndarray, gy: np.ndarray, inner: np.nda
 
 def _stack_count(e: np.ndarray, settings: CheckerSettings) -> int:
     """Checkers in a line from the base given per-slot evidence ``e`` (K,): the longest
-    run from slot 0 whose slots all reach ``settings.slot_weak`` and whose last slot
-    (and the first) reach 1."""
+    run from slot 0 of slots reaching 1; a slot reaching only ``settings.slot_weak``
+    is bridged when the next one reaches 1 (a faint checker inside a stack)."""
     n = 0
-    for k, v in enumerate(e):
-        if v < settings.slot_weak:
-            break
-        if v >= 1.0:
+    k = 0
+    while k < len(e):
+        if e[k] >= 1.0:
             n = k + 1
-    if n and e[0] < 1.0 and (len(e) < 2 or e[1] < 1.0):
-        return 0
+        elif e[k] >= settings.slot_weak and k + 1 < len(e) and e[k + 1] >= 1.0:
+            pass
+        else:
+            break
+        k += 1
     return n
 
 
