@@ -63,7 +63,7 @@ class CheckerSettings:
 
     work_scale: float = 0.5
     checker_diameter: float = 0.98
-    edge_min: float = 12.0
+    edge_min: float = 8.0
     first_min: float = 0.2
     first_max: float = 0.95
     min_pitch: float = 0.5
@@ -580,25 +580,26 @@ def classify_colours(checkers: Sequence[Checker], colours: Optional[CheckerColou
     model = colours
     if model is None:
         if len(keys) >= 2:
-            # Weighted 2-means (repeat the rows by weight), started from darkest/lightest.
-            rows = np.repeat(wf, weights.astype(int), axis=0)
-            labs = np.repeat(feats, weights.astype(int), axis=0)
-            init = (labs[:, 0] >= 0.5 * (labs[:, 0].min() + labs[:, 0].max())).astype(np.int32)
-            if 0 < init.sum() < len(init):
-                crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.1)
-                _, lab_idx, cen = cv2.kmeans(rows, 2, init.reshape(-1, 1), crit, 1, cv2.KMEANS_USE_INITIAL_LABELS)
-                lab_idx = lab_idx.ravel()
-                if np.linalg.norm(cen[0] - cen[1]) >= settings.colour_split:
-                    # Refit without outliers, in Lab.
-                    d = np.linalg.norm(rows - cen[lab_idx], axis=1)
-                    keep = d <= settings.colour_reject
-                    lab_c = []
-                    for j in (0, 1):
-                        sel = keep & (lab_idx == j)
-                        lab_c.append(np.median(labs[sel], axis=0) if sel.any() else np.median(labs[lab_idx == j], axis=0))
-                    light_j = int(np.argmax([lab_c[0][0], lab_c[1][0]]))
-                    model = CheckerColours(tuple(float(v) for v in lab_c[light_j]),  # type: ignore[arg-type]
-                                           tuple(float(v) for v in lab_c[1 - light_j]))
+            # Two medoids under a truncated loss: a stray detection (a die, a shadow)
+            # costs at most ``colour_reject`` and cannot drag a centre towards it.
+            dmat = np.linalg.norm(wf[:, None, :] - wf[None, :, :], axis=2)
+            capped = np.minimum(dmat, settings.colour_reject)
+            best, pair = np.inf, (0, 0)
+            for a in range(len(keys)):
+                for b in range(a + 1, len(keys)):
+                    cost = float((weights * np.minimum(capped[a], capped[b])).sum())
+                    if cost < best:
+                        best, pair = cost, (a, b)
+            a, b = pair
+            if dmat[a, b] >= settings.colour_split:
+                lab_c = []
+                for j in (a, b):
+                    other = b if j == a else a
+                    sel = (dmat[j] <= dmat[other]) & (dmat[j] <= settings.colour_reject)
+                    lab_c.append(np.median(np.repeat(feats[sel], weights[sel].astype(int), axis=0), axis=0))
+                light_j = int(np.argmax([lab_c[0][0], lab_c[1][0]]))
+                model = CheckerColours(tuple(float(v) for v in lab_c[light_j]),  # type: ignore[arg-type]
+                                       tuple(float(v) for v in lab_c[1 - light_j]))
         if model is None:
             name = "light" if float(np.average(feats[:, 0], weights=weights)) >= 128 else "dark"
             return [dataclasses.replace(c, colour=name) for c in checkers], None
