@@ -78,7 +78,7 @@ class CheckerSettings:
     diff_percentile: float = 35.0
     lightness_weight: float = 0.5
     colour_reject: float = 45.0
-    bar_min_width: float = 0.8
+    bar_percentile: float = 15.0
     slot_weak: float = 0.7
     template_colour: float = 0.5
     colour_floor: float = 18.0
@@ -329,7 +329,7 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
 
     # The bar: runs of checker evidence along the bar's centre line.
     bx = 0.5 * (left_end + right_start) * w
-    bar_checkers = _bar_checkers(lab, gx, gy, inner, bx, rx, ry, dh, thr, settings)
+    bar_checkers = _bar_checkers(lab, gx, gy, inner, bx, (right_start - left_end) * w, rx, ry, dh, settings)
     t5 = time.perf_counter()
     timings["bar"] = (t5 - t4) * 1e3
 
@@ -463,35 +463,33 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.nda
     return {"evidence": ev, "v": vk, "arc": arc, "diff": diff, "strips": strips, "templates": full}
 
 
-def _bar_checkers(lab: np.ndarray, gx: np.ndarray, gy: np.ndarray, inner: np.ndarray, bx: float, rx: float,
-                  ry: float, dh: float, thr: float, settings: CheckerSettings) -> list[Checker]:
+def _bar_checkers(lab: np.ndarray, gx: np.ndarray, gy: np.ndarray, inner: np.ndarray, bx: float, gap: float,
+                  rx: float, ry: float, dh: float, settings: CheckerSettings) -> list[Checker]:
     """Checkers on the bar.
 
-    Along the bar's centre line, a checker-sized disc that differs from the empty bar
-    (the strip's per-column median along its length) marks a checker; a run of length
-    L holds ``round((L - 0.6 r) / dh) + 1`` checkers. Each must be about a checker
-    wide (at least ``settings.bar_min_width`` checker diameters differ from the empty
-    bar across it), which rules out hinges and the bar's own fittings.
+    Only the bar's own band is looked at (a checker on the bar covers its whole width
+    where it lies; the points beside it do not matter). Along the band, a checker-high
+    window that differs from the empty bar (the band's per-column median along its
+    length) over at least ``100 - settings.bar_percentile`` % of its pixels marks a
+    checker (small fittings cover less of the band); a run of length L holds about
+    L / dh checkers. Runs mirrored about the board's middle and alike in colour and
+    size are the bar's hinges and are dropped.
     """
-    h, w = lab.shape[:2]
-    ws = int(round(3 * rx))
-    x0 = int(np.clip(round(bx - ws / 2), 0, w - ws))
-    strip = lab[:, x0:x0 + ws]
-    profile = np.median(strip, axis=0)
-    d_img = np.linalg.norm(strip - profile[None], axis=2)
-    r_in = 0.8 * rx
-    ri = int(r_in)
-    yy, xx = np.mgrid[-ri:ri + 1, 0:ws]
-    disc = ((xx - (ws - 1) / 2) ** 2 + yy ** 2) <= r_in ** 2
-    diff = np.zeros(h, np.float32)
     from numpy.lib.stride_tricks import sliding_window_view
 
-    windows = sliding_window_view(d_img, (2 * ri + 1, ws))[:, 0]  # (h - 2ri, 2ri+1, ws)
-    pix = windows[:, disc]  # (h - 2ri, n)
-    q = int(round(settings.diff_percentile / 100.0 * (pix.shape[1] - 1)))
-    diff[ri:h - ri] = np.partition(pix, q, axis=1)[:, q] / settings.colour_min
+    h, w = lab.shape[:2]
+    hb = int(max(2, min(0.8 * rx, 0.5 * gap - 1)))
+    x0 = int(np.clip(round(bx) - hb, 0, w - 2 * hb - 1))
+    strip = lab[:, x0:x0 + 2 * hb + 1]
+    profile = np.median(strip, axis=0)
+    d_img = np.linalg.norm(strip - profile[None], axis=2)
+    ri = max(1, int(0.6 * ry))
+    windows = sliding_window_view(d_img, (2 * ri + 1, 2 * hb + 1))[:, 0].reshape(h - 2 * ri, -1)
+    q = int(round(settings.bar_percentile / 100.0 * (windows.shape[1] - 1)))
+    diff = np.zeros(h, np.float32)
+    diff[ri:h - ri] = np.partition(windows, q, axis=1)[:, q] / settings.colour_min
     e = diff >= 1.0
-    out: list[Checker] = []
+    runs = []
     y = 0
     while y < h:
         if not e[y]:
@@ -500,25 +498,48 @@ def _bar_checkers(lab: np.ndarray, gx: np.ndarray, gy: np.ndarray, inner: np.nda
         start = y
         while y < h and e[y]:
             y += 1
-        length = y - start
-        if length < 0.15 * dh:
+        if y - start >= 0.15 * dh:
+            runs.append((start, y))
+    # A checker the colour of the bar shows by its outline: the arcs above and below
+    # its centre (they stay inside the bar's band). Each peak clear of the runs is one.
+    ys = np.arange(0, h, 2, dtype=np.float64)
+    cxs = np.full(len(ys), bx)
+    down = np.ones(len(ys))
+    ring = np.minimum(_arc_scores(gx, gy, cxs, ys, rx, ry, down, np.arange(50, 131, 10)),
+                      _arc_scores(gx, gy, cxs, ys, rx, ry, down, np.arange(230, 311, 10))) / settings.edge_min
+    win = max(1, int(0.35 * dh / 2))
+    outline_only: set[tuple[int, int]] = set()
+    for i in range(len(ys)):
+        y = int(ys[i])
+        if ring[i] < 1.0 or ring[i] < ring[max(0, i - win):i + win + 1].max():
             continue
-        n = max(1, int(round((length - 0.6 * rx) / dh)) + 1)
+        if any(a - 0.5 * dh <= y <= b + 0.5 * dh for a, b in runs):
+            continue
+        runs.append((int(max(0, y - ri)), int(min(h, y + ri + 1))))
+        outline_only.add(runs[-1])
+    runs.sort()
+    # Hinges come in pairs mirrored about the board's middle, alike in colour and size.
+    def colour(a: int, b: int) -> np.ndarray:
+        return np.median(strip[a:b].reshape(-1, 3), axis=0)
+
+    hinge = set()
+    for i, (a, b) in enumerate(runs):
+        for j, (c, d) in enumerate(runs):
+            if j <= i:
+                continue
+            alike = (runs[i] in outline_only and runs[j] in outline_only) or \
+                np.linalg.norm(colour(a, b) - colour(c, d)) < 0.5 * settings.colour_min
+            if abs((h - 1 - b) - c) < 0.3 * dh and abs((h - 1 - a) - d) < 0.3 * dh and alike:
+                hinge |= {i, j}
+    out: list[Checker] = []
+    for i, (start, end) in enumerate(runs):
+        if i in hinge:
+            continue
+        length = end - start
+        n = max(1, int(round((length + 2 * ri - 1.6 * ry) / dh)) + 1)
         first = start + 0.5 * length - 0.5 * (n - 1) * dh
         for k in range(n):
             cy = first + k * dh
-            r0, r1 = int(max(0, cy - 0.4 * ry)), int(min(h, cy + 0.4 * ry + 1))
-            across = np.median(d_img[r0:r1], axis=0) > 0.6 * settings.colour_min
-            mid = ws // 2
-            left = mid
-            while left > 0 and across[left - 1]:
-                left -= 1
-            right = mid
-            while right < ws - 1 and across[right + 1]:
-                right += 1
-            width = (right - left + 1) if across[mid] else 0
-            if width < settings.bar_min_width * 2 * rx:
-                continue
             c = inner[int(np.clip(round(cy), 0, h - 1)), int(round(bx))]
             out.append(Checker(float(bx), float(cy), (float(c[0]), float(c[1]), float(c[2])),
                                float(diff[int(np.clip(cy, 0, h - 1))]), 0))
