@@ -136,7 +136,7 @@ def judge(before: Position, dice: Union[Dice, tuple[int, int]], after: Position,
         return Verdict("legal", legal, (), None, False)
     if not complete and plays.is_prefix(after):
         return Verdict("in_progress", plays.prefix_play(after), (), None, False)
-    return _explain(before, dice, after, plays)
+    return _explain(before, dice, after, plays, complete)
 
 
 # ----------------------------------------------------------------- diagnosis
@@ -160,7 +160,19 @@ def _name(p: int) -> str:
     return "the bar" if p == BAR else "off" if p == OFF else f"point {p}"
 
 
-def _explain(before: Position, dice: Dice, after: Position, plays: LegalPlays) -> Verdict:
+def _implied_opponent(before: Position, after: Position) -> tuple[int, ...]:
+    """The opponent's side as it should be after the mover's checkers in ``after``:
+    blots under the mover's checkers hit and on the bar, nothing else changed."""
+    opp = list(before.opponent)
+    for p in range(1, 25):
+        if after.mover[p] and opp[25 - p] == 1:
+            opp[25 - p] = 0
+            opp[BAR] += 1
+    return tuple(opp)
+
+
+def _explain(before: Position, dice: Dice, after: Position, plays: LegalPlays,
+             complete: bool) -> Verdict:
     reasons: list[Reason] = []
     closest = _best_play(plays, after)
     hint = f" {closest.notation()} was possible." if closest is not None else (
@@ -187,7 +199,14 @@ def _explain(before: Position, dice: Dice, after: Position, plays: LegalPlays) -
     _explain_opponent(before, after, add)
 
     seen_play: Optional[Play] = None
-    if sum(after.mover) == sum(before.mover):
+    movers = {p.result.mover for p in plays}
+    if not complete:
+        movers.add(before.mover)
+        movers.update(pos.mover for pos in plays.prefixes)
+    if sum(after.mover) == sum(before.mover) and after.mover in movers:
+        play = plays.play_for(Position(after.mover, _implied_opponent(before, after)))
+        seen_play = play
+    elif sum(after.mover) == sum(before.mover):
         found = _relaxed_matches(before, dice, after)
         if found is None:
             back = _backwards_point(before, after)
@@ -221,7 +240,7 @@ def _explain_opponent(before: Position, after: Position, add) -> None:
     for p in range(1, 25):
         bo, ao = before.opponent_at(p), after.opponent_at(p)
         if ao < bo:
-            if bo == 1 and ao == 0 and after.mover[p] > 0:
+            if bo == 1 and ao == 0:  # a blot gone: hit (maybe by a checker passing on)
                 hits += 1
             else:
                 moved = True
