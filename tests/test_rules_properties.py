@@ -91,6 +91,9 @@ def test_proper_prefixes_are_in_progress(pos, roll, data):
     for k in range(1, len(steps)):
         partial = apply_steps(pos, steps[:k])
         verdict = judge(pos, roll, partial, plays=plays)
+        if partial in plays:  # 4/off with the 4 equals 4/2 2/off: already a legal play
+            assert verdict.kind == "legal"
+            continue
         assert verdict.kind == "in_progress", (pos, roll, play, k)
         done = judge(pos, roll, partial, complete=True, plays=plays)
         assert done.kind == "illegal" and done.reasons
