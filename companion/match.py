@@ -390,17 +390,21 @@ class Match:
             action["player"] = player
         return self.apply(action)
 
-    def play(self, play: Any, player: Optional[int] = None) -> list[ev.Event]:
+    def play(self, play: Any, player: Optional[int] = None, *,
+             notation: Optional[str] = None) -> list[ev.Event]:
         """The player on roll makes a play.
 
         ``play``: the resulting :class:`~companion.position.Position` (mover's view,
         before the turn passes), a :class:`~companion.play.Play` from
         :meth:`legal_plays`, or a notation string (``"24/18 13/11*"``, ``""`` for
-        no move). Raises :class:`MatchError` if it is not a legal play.
+        no move). ``notation``: the play as written (kept for the match record).
+        Raises :class:`MatchError` if it is not a legal play.
         """
         after = self._result_of(play)
         action: dict[str, Any] = {"type": "play", "position_id": _position_id(after)}
-        if isinstance(play, str):
+        if notation is not None:
+            action["notation"] = notation
+        elif isinstance(play, str):
             action["notation"] = play
         elif hasattr(play, "notation"):
             notation = play.notation
