@@ -294,27 +294,19 @@ def checker_moves(notation: str) -> list[tuple[int, int, bool]]:
 def apply_notation(position, notation: str):
     """The position after the checker moves of ``notation`` (mover's view).
 
-    Only moves checkers (hitting a lone opponent checker sends it to the bar);
-    legality is judged by comparing the result with ``legal_plays``. Raises
-    :class:`MatError` when a move starts where the mover has no checker or
-    lands on a point the opponent holds.
+    Only moves checkers (:meth:`companion.play.Play.apply_unchecked`: a lone
+    opponent checker on a landing point is hit); legality is judged by comparing
+    the result with ``legal_plays``. Raises :class:`MatError` for unparsable
+    notation, a move from a place without a checker of the mover, or onto a
+    point the opponent holds.
     """
-    from companion.position import Position
+    from companion.play import Play
 
-    signed = list(position.to_signed())
-    for a, b, _hit in checker_moves(notation):
-        if signed[a] <= 0:
-            where = "the bar" if a == 25 else f"point {a}"
-            raise MatError(f"no checker of the mover on {where} for {a}/{b}")
-        signed[a] -= 1
-        if b > 0:
-            if signed[b] < -1:
-                raise MatError(f"point {b} is held by the opponent ({a}/{b})")
-            if signed[b] == -1:
-                signed[b] = 0
-                signed[0] -= 1
-            signed[b] += 1
-    return Position.from_signed(signed)
+    checker_moves(notation)  # our syntax check first: precise messages
+    try:
+        return Play.from_notation(notation).apply_unchecked(position)
+    except ValueError as exc:
+        raise MatError(str(exc)) from None
 
 
 def mat_moves(notation: str) -> str:
@@ -394,11 +386,13 @@ def _import(record: MatRecord, rules: MatchRules, allow_unfinished: bool) -> Mat
                     try:
                         match.play(after, player=entry.player, notation=entry.moves)
                     except MatchError:
-                        n = len(match.legal_results())
-                        what = repr(entry.moves) if entry.moves else "no move"
-                        raise fail(f"{who}: illegal play {what} for {hi}{lo}"
-                                   f" ({n} legal resulting position{'s' if n != 1 else ''})",
-                                   entry) from None
+                        n = max(1, len(match.legal_plays()))
+                        what = repr(entry.moves) if entry.moves else "(no move)"
+                        if not match.legal_plays():
+                            why = "no checker can move"
+                        else:
+                            why = f"{n} legal play{'s' if n != 1 else ''} give other positions"
+                        raise fail(f"{who}: illegal play {what} for {hi}{lo}: {why}", entry) from None
                     continue
                 if first:
                     raise fail(f"{who}: a game starts with the opening roll, not a cube action", entry)
@@ -487,17 +481,14 @@ def _raise_later(a: MatError, b: MatError):
 # ------------------------------------------------------------ exporting
 
 def _play_notation(action: dict[str, Any], before, dice) -> str:
-    notation = action.get("notation")
-    if notation is not None:
-        return mat_moves(notation)
+    """The play of ``action`` as gnubg's .mat writes it: one checker move per die."""
     from companion.legal import legal_plays
-    from companion.match import _position_id, _resulting_position
+    from companion.position import Position
 
-    for play in legal_plays(before, dice):
-        if _position_id(_resulting_position(play)) == action["position_id"]:
-            text = play.notation
-            return mat_moves(text() if callable(text) else text)
-    return ""
+    play = legal_plays(before, dice).play_for(Position.from_position_id(action["position_id"]))
+    if play is None:
+        return ""
+    return " ".join(f"{m.from_point}/{m.to_point}{'*' if m.hit else ''}" for m in play.moves)
 
 
 def export_mat(match: Match, *, event_date: Optional[str] = None) -> str:

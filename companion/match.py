@@ -137,8 +137,7 @@ def start_position():
 
 
 def _position_id(position) -> str:
-    pid = position.position_id
-    return pid() if callable(pid) else pid
+    return position.position_id()
 
 
 def _signed(position) -> list[int]:
@@ -335,26 +334,25 @@ class Match:
             raise MatchError("a money session has no away score")
         return (self.length - self.score[0], self.length - self.score[1])
 
-    def legal_plays(self) -> list:
-        """The legal plays (:class:`~companion.play.Play`) for the dice rolled, or ``[]``."""
+    def legal_plays(self):
+        """The :class:`~companion.legal.LegalPlays` view for the dice rolled (one
+        :class:`~companion.play.Play` per resulting position; empty when the player
+        cannot move), or an empty list when no dice are rolled."""
         if self.phase != PLAY or self.dice is None:
             return []
         from companion.legal import legal_plays
 
-        return list(legal_plays(self._ensure_position(), self.dice))
+        return legal_plays(self._ensure_position(), self.dice)
 
-    def legal_results(self) -> dict[str, Any]:
-        """``{position_id: position}`` of every legal resulting position (mover's view)
-        for the dice rolled; the current position itself when no checker can move."""
-        if self.phase != PLAY or self.dice is None:
-            return {}
-        results: dict[str, Any] = {}
-        for play in self.legal_plays():
-            after = _resulting_position(play)
-            results.setdefault(_position_id(after), after)
-        if not results:
-            results[_position_id(self.position)] = self.position
-        return results
+    def is_legal_result(self, after) -> bool:
+        """True if ``after`` (mover's view) is the result of a legal play of the dice
+        rolled; when no checker can move, only the unchanged position is."""
+        view = self.legal_plays()
+        if self.phase != PLAY:
+            return False
+        if not view:
+            return _position_id(after) == _position_id(self.position)
+        return after in view
 
     def can_double(self, player: int) -> bool:
         """True if ``player`` may double now."""
@@ -596,7 +594,7 @@ class Match:
             return out
         self.on_roll = 0 if d0 > d1 else 1
         self.turn = self.on_roll
-        self.dice = (d0, d1)
+        self.dice = (max(d0, d1), min(d0, d1))  # as gnubg: the higher die first
         self._ensure_position()
         self.phase = PLAY
         return [ev.RollEvent(player=self.on_roll, dice=(d0, d1), opening=True)]
@@ -613,9 +611,12 @@ class Match:
         if self.phase != PLAY:
             self._require_phase(PLAY)
         if isinstance(play, str):
-            from companion.mat import apply_notation
+            from companion.mat import MatError, apply_notation
 
-            return apply_notation(self._ensure_position(), play)
+            try:
+                return apply_notation(self._ensure_position(), play)
+            except MatError as exc:
+                raise MatchError(f"illegal play {play!r}: {exc}") from None
         if hasattr(play, "to_signed"):
             return play
         return _resulting_position(play)
@@ -624,14 +625,14 @@ class Match:
         self._require_phase(PLAY)
         player = self._require_player(action, self.on_roll, "play")
         wanted = str(action.get("position_id", ""))
-        results = self.legal_results()
-        if wanted not in results:
+        after = _position_module().Position.from_position_id(wanted)
+        if not self.is_legal_result(after):
+            notation = action.get("notation")
             raise MatchError(
-                f"illegal play{(' ' + repr(action['notation'])) if action.get('notation') is not None else ''}"
+                f"illegal play{(' ' + repr(notation)) if notation is not None else ''}"
                 f" for {self.dice[0]}{self.dice[1]}: the resulting position {wanted} is not among"
-                f" the {len(results)} legal result(s)"
+                f" the {max(1, len(self.legal_plays()))} legal result(s)"
             )
-        after = results[wanted]
         out: list[ev.Event] = []
         if _all_borne_off(after):
             level = scoring.game_level(_signed(after))
@@ -773,10 +774,7 @@ class Match:
 
 def _resulting_position(play: Any):
     """The resulting position of a :class:`~companion.play.Play` from ``legal_plays``."""
-    for name in ("position", "result", "after", "resulting_position"):
-        value = getattr(play, name, None)
-        if value is not None:
-            return value() if callable(value) and not hasattr(value, "to_signed") else value
-    if isinstance(play, tuple) and len(play) == 2 and hasattr(play[1], "to_signed"):
-        return play[1]
-    raise MatchError(f"cannot tell the resulting position of {play!r}")
+    result = getattr(play, "result", None)
+    if result is None:
+        raise MatchError(f"{play!r} has no resulting position (use a play from legal_plays)")
+    return result
