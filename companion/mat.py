@@ -488,6 +488,14 @@ def _play_notation(action: dict[str, Any], before, dice) -> str:
     play = legal_plays(before, dice).play_for(Position.from_position_id(action["position_id"]))
     if play is None:
         return ""
+    notation = action.get("notation")
+    if notation:
+        # keep the order of a play written one checker move per die (as imported)
+        try:
+            if len(checker_moves(notation)) == len(play.moves):
+                return mat_moves(notation)
+        except MatError:
+            pass
     return " ".join(f"{m.from_point}/{m.to_point}{'*' if m.hit else ''}" for m in play.moves)
 
 

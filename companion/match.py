@@ -667,6 +667,8 @@ class Match:
                              owner=self.cube.owner, note=self.note)]
 
     def _do_take(self, action: dict[str, Any]) -> list[ev.Event]:
+        if self.phase != CUBE_RESPONSE and self.phase != RESIGNATION_RESPONSE:
+            raise MatchError("cannot take: no double is pending")
         self._require_phase(CUBE_RESPONSE)
         player = self._require_player(action, self.cube.responder, "answer the double")
         self.cube = self.cube.take(player)
@@ -675,6 +677,8 @@ class Match:
         return [ev.CubeEvent(action="take", player=player, value=self.cube.value, owner=self.cube.owner)]
 
     def _do_drop(self, action: dict[str, Any]) -> list[ev.Event]:
+        if self.phase != CUBE_RESPONSE and self.phase != RESIGNATION_RESPONSE:
+            raise MatchError("cannot drop: no double is pending")
         self._require_phase(CUBE_RESPONSE)
         player = self._require_player(action, self.cube.responder, "answer the double")
         points = self.cube.drop(player)
@@ -684,6 +688,8 @@ class Match:
                 self._end_game(1 - player, points, "drop", 1, "dropped")]
 
     def _do_beaver(self, action: dict[str, Any]) -> list[ev.Event]:
+        if self.phase != CUBE_RESPONSE and self.phase != RESIGNATION_RESPONSE:
+            raise MatchError("cannot beaver: no double is pending")
         self._require_phase(CUBE_RESPONSE)
         player = self._require_player(action, self.cube.responder, "answer the double")
         name = "beaver" if self.cube.beavers == 0 else "raccoon"
