@@ -106,7 +106,7 @@ class MatchLog:
         path = os.fspath(path)
         if os.path.exists(path):
             raise MatchLogError(f"{path}: a match log already exists there")
-        Match.from_config(config)  # validate before writing anything
+        config = Match.from_config(config).config()  # validate and normalise first
         conn = cls._connect(path)
         conn.execute("BEGIN IMMEDIATE")
         for statement in _SCHEMA.strip().split(";"):
@@ -278,9 +278,10 @@ class LoggedMatch(Match):
         path = os.fspath(path)
         if os.path.exists(path):
             log = MatchLog.open(path)
-            if config is not None and config != log.config:
+            if config is not None and Match.from_config(config).config() != log.config:
+                stored = log.config
                 log.close()
-                raise MatchLogError(f"{path}: the log holds a different match ({log.config})")
+                raise MatchLogError(f"{path}: the log holds a different match ({stored})")
             match = log.replay(cls)
         else:
             if config is None:
