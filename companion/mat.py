@@ -103,7 +103,7 @@ _MOVE_RE = re.compile(r"^\s*(\d+)\)")
 _WINS_RE = re.compile(r"^(\s*)Wins\s+(\d+)\s+points?(\s+and\s+the\s+match)?\s*$", re.I)
 _TAG_RE = re.compile(r'^;\s*\[(\w+)\s+"(.*)"\]\s*$')
 _ENTRY_START = re.compile(
-    r"(?<![\w/])(?:[1-6][1-6]:|(?:Doubles|Beavers|Raccoons|Takes|Accepts|Drops|Passes|Rejects|Refuses)\b)",
+    r"(?<![\w/])(?:[1-6][1-6]:|(?:Doubles|Beavers|Raccoons|Takes|Accepts|Drops|Passes|Rejects|Refuses|Wins)\b)",
     re.I,
 )
 _CUBE_ENTRY = re.compile(r"^(Doubles|Beavers|Raccoons)\s*=>\s*(\d+)$", re.I)
@@ -123,6 +123,9 @@ def _entry(text: str, player: int, move: int, line: int) -> MatEntry:
     if cube:
         kind = "double" if cube.group(1).lower() == "doubles" else "beaver"
         return MatEntry(player, kind, value=int(cube.group(2)), move=move, line=line)
+    wins = _WINS_RE.match(text)
+    if wins:  # gnubg writes "Wins" on the move line when the right column wins by a drop
+        return MatEntry(player, "wins", value=int(wins.group(2)), move=move, line=line)
     word = text.lower()
     if word in ("takes", "accepts"):
         return MatEntry(player, "take", move=move, line=line)
