@@ -521,8 +521,12 @@ def export_mat(match: Match, *, event_date: Optional[str] = None) -> str:
     current: Optional[list[tuple[int, str]]] = None
     for action in match.actions:
         kind = action["type"]
-        if kind in ("setup", "correction"):
-            raise MatError(f"a {kind} cannot be written to a .mat record")
+        if kind == "setup":
+            raise MatError("a match set up from a Match ID cannot be written to a .mat record")
+        if kind == "correction" and (action.get("position_id") != replay.position_id()
+                                     or action.get("on_roll") != replay.on_roll):
+            raise MatError(f"game {replay.game_number}: a referee correction of the board"
+                           " cannot be written to a .mat record")
         if kind == "opening_roll" and replay.phase in ("opening_roll", GAME_OVER):
             if current is None or replay.phase == GAME_OVER:
                 current = []

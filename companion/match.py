@@ -328,6 +328,39 @@ class Match:
             jacoby_off=not self.cube_rules.jacoby,
         )
 
+    def to_dict(self) -> dict[str, Any]:
+        """The state as JSON-ready data: ``match_length``, ``players``, ``score``,
+        ``game_number``, ``phase``, ``on_roll``, ``turn``, ``dice``, ``cube``
+        (``value``, ``owner``, ``offered``, ``pending_value``), ``crawford``,
+        ``post_crawford``, ``resignation`` (``player``, ``level``, or ``None``),
+        ``position`` (26 signed ints, the on-roll player's view), ``position_id``,
+        ``match_id``, ``games`` (score sheet), ``over``, ``winner``, ``note``."""
+        position = self._ensure_position()
+        return {
+            "match_length": self.length,
+            "players": list(self.players),
+            "score": list(self.score),
+            "game_number": self.game_number,
+            "phase": self.phase,
+            "on_roll": self.on_roll,
+            "turn": self.turn,
+            "dice": list(self.dice) if self.dice else None,
+            "cube": {"value": self.cube.value, "owner": self.cube.owner,
+                     "offered": self.cube.offered, "pending_value": self.cube.pending_value},
+            "crawford": self.crawford,
+            "post_crawford": self.post_crawford,
+            "resignation": ({"player": self.resigner, "level": self.resigned}
+                            if self.phase == RESIGNATION_RESPONSE else None),
+            "position": _signed(position),
+            "position_id": _position_id(position),
+            "match_id": self.match_id(),
+            "games": [g.to_dict() for g in self.games],
+            "over": self.over,
+            "winner": self.winner,
+            "note": self.note,
+            "rules": self.rules.to_dict(),
+        }
+
     def away(self) -> tuple[int, int]:
         """Points each player still needs (match play); raises ``MatchError`` for money play."""
         if self.money:
@@ -454,6 +487,17 @@ class Match:
         action: dict[str, Any] = {"type": "correction", "position_id": pid, "on_roll": on_roll,
                                   "dice": list(dice) if dice else None, "reason": reason}
         return self.apply(action)
+
+    def set_dice(self, dice: Sequence[int], *, reason: str = "dice corrected") -> list[ev.Event]:
+        """Override the dice of the player on roll (a misread roll); logged as a correction."""
+        self._require_phase(ROLL, PLAY)
+        return self.correct(self._ensure_position(), on_roll=self.on_roll, dice=dice, reason=reason)
+
+    def set_position(self, position: Any, *, reason: str = "position corrected") -> list[ev.Event]:
+        """Override the board (a Position or Position ID, the player on roll's view),
+        keeping the turn and the dice; logged as a correction."""
+        self._require_phase(ROLL, PLAY)
+        return self.correct(position, on_roll=self.on_roll, dice=self.dice, reason=reason)
 
     def undo(self) -> list[ev.Event]:
         """Take back the last action (not a set-up); raises :class:`MatchError` if none."""

@@ -99,24 +99,7 @@ def score_sheet(match) -> str:
 
 
 def _state(match) -> dict[str, Any]:
-    return {
-        "match_length": match.length,
-        "players": list(match.players),
-        "score": list(match.score),
-        "games": [g.to_dict() for g in match.games],
-        "game_number": match.game_number,
-        "phase": match.phase,
-        "crawford": match.crawford,
-        "post_crawford": match.post_crawford,
-        "cube": match.cube_value,
-        "cube_owner": match.cube_owner,
-        "on_roll": match.on_roll,
-        "dice": list(match.dice) if match.dice else None,
-        "position_id": match.position_id(),
-        "match_id": match.match_id(),
-        "over": match.over,
-        "winner": match.winner,
-    }
+    return match.to_dict()
 
 
 def _cmd_import(args: argparse.Namespace) -> int:
