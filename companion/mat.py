@@ -165,7 +165,7 @@ def parse_mat(text: str) -> MatRecord:
     """
     if "\x00" in text:
         raise MatError("binary data, not a .mat match record")
-    lines = text.splitlines()
+    lines = [line.expandtabs(8) for line in text.splitlines()]
     length: Optional[int] = None
     players: Optional[tuple[str, str]] = None
     tags: dict[str, str] = {}

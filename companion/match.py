@@ -209,7 +209,6 @@ class Match:
         self.games: list[GameRecord] = []
         self.game_number = 0
         self.game_actions: list[dict[str, Any]] = []
-        self._last_end: Optional[GameRecord] = None
         self._start_game()
 
     def _start_game(self) -> None:
@@ -663,7 +662,7 @@ class Match:
                 raise MatchError(f"illegal play {play!r}: {exc}") from None
         if hasattr(play, "to_signed"):
             return play
-        return _resulting_position(play)
+        return _resulting_position(play, self._ensure_position())
 
     def _do_play(self, action: dict[str, Any]) -> list[ev.Event]:
         self._require_phase(PLAY)
@@ -822,9 +821,15 @@ class Match:
                 f"phase={self.phase} match_id={self.match_id()}>")
 
 
-def _resulting_position(play: Any):
-    """The resulting position of a :class:`~companion.play.Play` from ``legal_plays``."""
+def _resulting_position(play: Any, position: Any = None):
+    """The resulting position of a :class:`~companion.play.Play`: its ``result``
+    (plays from ``legal_plays``), else its moves applied to ``position``."""
     result = getattr(play, "result", None)
-    if result is None:
-        raise MatchError(f"{play!r} has no resulting position (use a play from legal_plays)")
-    return result
+    if result is not None:
+        return result
+    if position is not None and hasattr(play, "apply_unchecked"):
+        try:
+            return play.apply_unchecked(position)
+        except ValueError as exc:
+            raise MatchError(f"illegal play {play}: {exc}") from None
+    raise MatchError(f"cannot tell the resulting position of {play!r}")
