@@ -366,9 +366,10 @@ class LegalPlays:
         key = position_key(result)
         if key is None or key not in self._entries or not self._same_off(result):
             return None
-        self._build()
-        assert self._by_key is not None
-        return self._by_key[key]
+        if self._by_key is not None:
+            return self._by_key[key]
+        pairs = _pairs(self._entries[key])
+        return Play(moves_from_steps(self.position, pairs), result=result)
 
     @property
     def results(self) -> frozenset[Position]:
@@ -525,6 +526,8 @@ def plain_legal_results(position: Position, dice: Union[Dice, tuple[int, int]]) 
     def rec(board: tuple[int, ...], remaining: tuple[int, ...], n: int, pips: int) -> None:
         moved = False
         for i, d in enumerate(remaining):
+            if d in remaining[:i]:
+                continue  # the same die value again: same moves
             for s, t, _ in _single_moves(list(board), d):
                 moved = True
                 nxt = list(board)

@@ -216,11 +216,14 @@ def format_moves(moves: Sequence[CheckerMove]) -> str:
     return " ".join(out)
 
 
-def apply_steps(position: "Position", steps: Iterable[tuple[int, int]]) -> "Position":
+def apply_steps(position: "Position", steps: Iterable[tuple[int, int]],
+                allow_held: bool = False) -> "Position":
     """Apply ``(from_point, to_point)`` checker moves to ``position`` (mover's numbering;
     25 = bar, 0 = off) without any rule but these: the checker must exist and the
     landing point must not hold two or more opposing checkers; a blot there is hit
-    (sent to the opponent's bar). Raises ``ValueError`` otherwise. Returns a new
+    (sent to the opponent's bar). Raises ``ValueError`` otherwise. With
+    ``allow_held=True`` a checker may land on a held point too (both colours then
+    share it, as on a misplayed physical board). Returns a new
     :class:`~companion.position.Position` (same player on roll)."""
     from companion.position import Position
 
@@ -236,7 +239,7 @@ def apply_steps(position: "Position", steps: Iterable[tuple[int, int]]) -> "Posi
             m[0] += 1
             continue
         opp = o[25 - t]
-        if opp >= 2:
+        if opp >= 2 and not allow_held:
             raise ValueError(f"point {t} is held by the opponent")
         if opp == 1:
             o[25 - t] = 0
