@@ -44,18 +44,22 @@ class FakeBoard:
     ``led_count`` LEDs; ``reset_delay`` and ``heartbeat_timeout`` in seconds;
     ``on_change(leds)`` is called from the board's thread with the tuple of
     :class:`~firmware_bridge.messages.LedState` shown whenever it changes (after a
-    frame, a blanking or a reset). Use as a context manager or call :meth:`close`.
+    frame, a blanking or a reset). ``resets_on_open=False`` behaves like a board with
+    native USB (Leonardo): opening the port does not reset it, so its power-on HELLO
+    is gone and the host must send HELLO_REQUEST. Use as a context manager or call
+    :meth:`close`.
     """
 
     def __init__(self, *, led_count: int = 28, reset_delay: float = 1.5,
                  heartbeat_timeout: float = 3.0, device_id: str = "fake-leds",
                  on_change: Optional[Callable[[tuple[LedState, ...]], None]] = None,
-                 directory: Optional[str] = None) -> None:
+                 directory: Optional[str] = None, resets_on_open: bool = True) -> None:
         self.led_count = led_count
         self.reset_delay = reset_delay
         self.heartbeat_timeout = heartbeat_timeout
         self.device_id = device_id
         self.on_change = on_change
+        self.resets_on_open = resets_on_open
         self._own_dir = directory is None
         self._dir = pathlib.Path(directory or tempfile.mkdtemp(prefix="fake-leds-"))
         #: The stable device path to open (a symlink to the current pty slave).
@@ -110,6 +114,11 @@ class FakeBoard:
     def log_line(self, text: str, level: int = 20) -> None:
         """Send a LOG message."""
         self._send(MsgType.LOG, bytes((level,)) + text.encode("utf-8")[:200])
+
+    def inject(self, raw: bytes) -> None:
+        """Put raw bytes on the line towards the host (line noise, hand-made frames)."""
+        if self._master is not None:
+            os.write(self._master, raw)
 
     def wait_for(self, predicate: Callable[["FakeBoard"], bool], timeout: float = 5.0) -> bool:
         """Wait until ``predicate(board)`` holds (checked on every change); False on timeout."""
@@ -258,7 +267,7 @@ class FakeBoard:
             if not packet:
                 continue
             if packet[0] != 0:
-                if packet[0] & _TIOCPKT_FLUSHREAD:
+                if packet[0] & _TIOCPKT_FLUSHREAD and self.resets_on_open:
                     self._reset("port opened")  # pyserial flushes on open: our DTR
                 continue
             data = packet[1:]
