@@ -338,3 +338,41 @@ class FakeBoard:
             self._send(MsgType.ACK, bytes((frame.seq, flags)))
         if changed:
             self._notify()
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    """``python -m firmware_bridge.fake_board``: run a fake board until interrupted.
+
+    Prints ``PATH`` (the device to open) on the first line of standard output, then
+    one line of LED states per change on standard error.
+    """
+    import argparse
+    import sys
+
+    from firmware_bridge.display import render_line
+    from firmware_bridge.layout import LedLayout
+
+    parser = argparse.ArgumentParser(prog="python -m firmware_bridge.fake_board",
+                                     description="A fake LED board on a pty (PROTOCOL.md).")
+    parser.add_argument("--reset-delay", type=float, default=1.5, help="seconds of bootloader after a reset")
+    parser.add_argument("--heartbeat-timeout", type=float, default=3.0, help="seconds without a host frame before blanking")
+    parser.add_argument("--quiet", action="store_true", help="do not print LED states")
+    args = parser.parse_args(argv)
+    layout = LedLayout()
+
+    def show(leds: tuple[LedState, ...]) -> None:
+        if not args.quiet:
+            print(render_line(leds, layout), file=sys.stderr, flush=True)
+
+    with FakeBoard(led_count=layout.count, reset_delay=args.reset_delay,
+                   heartbeat_timeout=args.heartbeat_timeout, on_change=show) as board:
+        print(board.path, flush=True)
+        try:
+            threading.Event().wait()
+        except KeyboardInterrupt:
+            pass
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
