@@ -115,7 +115,7 @@ def rig():
     events = Events(bus)
     out = io.StringIO()
     handle = firmware_bridge.attach(bus, "fake", stream=out, fake_reset_delay=0.2,
-                                    link_options={"ack_timeout": 0.1})
+                                    link_options={"ack_timeout": 0.3})
     assert handle.link.wait_connected(5.0)
     yield bus, events, handle, out
     handle.close()
