@@ -62,13 +62,15 @@ def attach(bus: EventBus, port: str, layout: Optional[LedLayout] = None, teachin
     :class:`~companion.events.LedsEvent` (each acknowledged frame) and
     :class:`~companion.events.ButtonEvent`. Returns immediately; the link connects
     in the background. Raises :class:`~firmware_bridge.layout.LayoutError`
-    (a ``ValueError``) for a bad layout or profile.
+    (a ``ValueError``) for a bad layout or profile, ``ValueError`` for an empty port.
     """
     from firmware_bridge.display import render_line
     from firmware_bridge.layout import load_layout
     from firmware_bridge.link import SerialLink
     from firmware_bridge.reporter import LedReporter
 
+    if not isinstance(port, str) or not port.strip():
+        raise ValueError("the LED board's port must be a device path, a pyserial URL or 'fake'")
     if layout is None:
         layout = load_layout(profile)
     board = None
