@@ -49,7 +49,8 @@ class BridgeHandle:
 
 def attach(bus: EventBus, port: str, layout: Optional[LedLayout] = None, teaching: bool = True, *,
            profile: Any = None, stream: Optional[TextIO] = None, min_interval: float = 0.1,
-           fake_reset_delay: float = 1.5, link_options: Optional[dict[str, Any]] = None) -> BridgeHandle:
+           fake_reset_delay: float = 1.5, link_options: Optional[dict[str, Any]] = None,
+           wait_connected: Optional[float] = None) -> BridgeHandle:
     """Drive the LED board at ``port`` from the events on ``bus``.
 
     ``port``: a serial device (``/dev/ttyACM0``), a pyserial URL, or ``"fake"`` to
@@ -63,6 +64,9 @@ def attach(bus: EventBus, port: str, layout: Optional[LedLayout] = None, teachin
     :class:`~companion.events.ButtonEvent`. Returns immediately; the link connects
     in the background. Raises :class:`~firmware_bridge.layout.LayoutError`
     (a ``ValueError``) for a bad layout or profile, ``ValueError`` for an empty port.
+    ``wait_connected``: seconds to block until the board's HELLO (default: 5 s for the
+    fake board, so a demo's first verdicts reach it; 0 for a real port, which may be
+    plugged in later). Not being connected by then is no error: the link keeps trying.
     """
     from firmware_bridge.display import render_line
     from firmware_bridge.layout import load_layout
@@ -115,4 +119,8 @@ def attach(bus: EventBus, port: str, layout: Optional[LedLayout] = None, teachin
     reporter = LedReporter(bus, link, layout, teaching=teaching, min_interval=min_interval)
     reporter_box.append(reporter)
     link.start()
+    if wait_connected is None:
+        wait_connected = 5.0 if board is not None else 0.0
+    if wait_connected > 0:
+        link.wait_connected(wait_connected)
     return BridgeHandle(link, reporter, board)
