@@ -48,8 +48,12 @@ struct ButtonState {
 static ButtonState buttons[2] = {{BUTTON_CONFIRM_PIN, 1, false, 0, false},
                                  {BUTTON_UNDO_PIN, 2, false, 0, false}};
 
+// The board only sends short frames (HELLO is the longest: 13 payload bytes).
+static const size_t kMaxOwnPayload = 40;
+
 static void send_frame(uint8_t type, const uint8_t* payload, size_t len) {
-  uint8_t out[ledproto::kMaxEncoded + 2];
+  if (len > kMaxOwnPayload) return;
+  uint8_t out[kMaxOwnPayload + 8];
   size_t n = ledproto::encode_frame(type, tx_seq++, payload, len, out);
   Serial.write(out, n);
 }
