@@ -230,3 +230,35 @@ def test_corrupt_bytes_from_the_line_are_counted_and_ignored(board):
         assert rec.wait(lambda r: link.stats["corrupt"] >= 1)
     finally:
         link.close()
+
+
+def test_board_back_on_another_port_is_found_by_the_scan(tmp_path):
+    """Replugged into another USB socket: the old path stays gone, the scan finds the new one."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = FakeBoard(reset_delay=0.2, directory=str(tmp_path / "a"))
+    second = None
+    scanned = []
+
+    def scan():
+        ports = [second.path] if second is not None and second.plugged else []
+        scanned.append(list(ports))
+        return ports
+
+    rec = Recorder()
+    link = make_link(first.path, rec, scan=scan, heartbeat_interval=0.2).start()
+    try:
+        assert link.wait_connected(5.0)
+        assert link.last_good_port == first.path
+        first.unplug()
+        assert rec.wait(lambda r: "lost" in [s[0] for s in r.states])
+        second = FakeBoard(reset_delay=0.2, directory=str(tmp_path / "b"), device_id="moved")
+        assert rec.wait(lambda r: [s[0] for s in r.states].count("connected") == 2, timeout=6.0)
+        assert link.current_port == second.path and link.last_good_port == second.path
+        assert link.hello.device_id == "moved"
+        assert any(second.path in ports for ports in scanned)
+    finally:
+        link.close()
+        first.close()
+        if second is not None:
+            second.close()
