@@ -39,16 +39,19 @@ from firmware_bridge.messages import LedState, Pattern, SetLeds  # noqa: E402
 
 
 def pct(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0..1) of ``values``, nearest rank."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
 def summary(values: list[float]) -> dict[str, float]:
+    """``{"n", "median", "p99", "max"}`` of ``values`` (milliseconds)."""
     return {"n": len(values), "median": round(statistics.median(values), 3),
             "p99": round(pct(values, 0.99), 3), "max": round(max(values), 3)}
 
 
 def main() -> int:
+    """Run the benchmark, print the figures and write them to ``--out`` (JSON)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=200, help="verdicts to time (default 200)")
     parser.add_argument("--spacing", type=float, default=0.12, help="seconds between verdicts")
