@@ -17,6 +17,7 @@ from companion import __version__
 COMMAND_MODULES: tuple[str, ...] = (
     "companion.commands.rules",
     "companion.commands.match",
+    "companion.commands.leds",
 )
 
 

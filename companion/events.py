@@ -169,3 +169,13 @@ class LinkStateEvent(Event):
     state: str = "connecting"
     port: str = ""
     detail: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class ButtonEvent(Event):
+    """A button on the LED board: ``button`` ``"confirm"`` or ``"undo"``; ``action``
+    ``"press"`` or ``"long_press"``."""
+
+    type = "button"
+    button: str = "confirm"
+    action: str = "press"
