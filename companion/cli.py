@@ -19,6 +19,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "companion.commands.match",
     "companion.commands.leds",
     "vision.commands",
+    "vision.dice_commands",
 )
 
 
