@@ -284,10 +284,11 @@ class Referee:
             self.bus.publish(e)
 
     def _act(self, method: str, *args: Any, **kwargs: Any) -> list[Event]:
-        """Call a Match action and publish its events (its own TurnEvent is
-        replaced by the referee's, which knows about corrections)."""
+        """Call a Match action and publish its events (its TurnEvent and
+        OverrideEvent are replaced by the referee's own, which know about
+        corrections and who overrode)."""
         events = getattr(self.match, method)(*args, **kwargs)
-        self._publish([e for e in events if not isinstance(e, TurnEvent)])
+        self._publish([e for e in events if not isinstance(e, (TurnEvent, OverrideEvent))])
         return events
 
     def _publish_turn(self) -> None:
@@ -472,14 +473,15 @@ class Referee:
         if acted and self.w.phase in (Phase.ROLL, Phase.CORRECTION):
             self.observe(obs)  # the opponent's roll or double
 
-    def _end_turn(self, board: tuple[int, ...]) -> None:
+    def _end_turn(self, board: tuple[int, ...], push: bool = True) -> None:
         m = self.match
         mover = m.on_roll
         dice = m.dice
         before = self.view(mover, self.table_board())
         after = self.view(mover, board)
         j = judge(before, dice, after)
-        self._push()
+        if push:
+            self._push()
         if j.kind == "legal":
             self._accept_play(mover, dice, before, after, "legal", j)
             return
@@ -718,7 +720,7 @@ class Referee:
         self._act("correct", m.position, on_roll=m.on_roll, dice=dice, reason=f"dice set by {by}")
         if w.phase == Phase.CORRECTION and w.illegal_board is not None:
             w.phase = Phase.PLAY
-            self._end_turn(w.illegal_board)
+            self._end_turn(w.illegal_board, push=False)
         else:
             self._publish_turn()
 
