@@ -159,30 +159,32 @@ def _notation(play: Any) -> Optional[str]:
     return n() if callable(n) else (n if n is not None else str(play))
 
 
-def judge(before: Sequence[int], dice: tuple[int, int], after: Sequence[int]) -> Judgement:
+def judge(before: Sequence[int], dice: tuple[int, int], after: Sequence[int], complete: bool = False,
+          plays: Any = None) -> Judgement:
     """Judge the board ``after`` against ``before`` (both 26 signed ints, mover's
-    view) for ``dice`` with ``companion.verdict.judge`` (the rulebook: gnubg's
-    rule, the most dice then the most pips)."""
+    view) for ``dice`` with ``companion.verdict.judge`` (look-up among the
+    results of every legal play; gnubg's rule: the most dice, then the most
+    pips). ``complete``: the turn is over (a prefix or an unchanged board is then
+    illegal when a fuller play was possible; a player who cannot move plays
+    nothing, which is legal). ``plays``: ``legal_plays(before, dice)`` if known."""
     from companion.dice import Dice
     from companion.position import Position
     from companion.verdict import judge as rules_judge
 
-    v = rules_judge(Position.from_signed(list(before)), Dice(*dice), Position.from_signed(list(after)))
-    kind = getattr(v, "kind", None)
-    kind = getattr(kind, "value", kind)
-    closest = getattr(v, "closest_legal", None)
+    v = rules_judge(Position.from_signed(list(before)), Dice(*dice), Position.from_signed(list(after)),
+                    complete=complete, plays=plays)
+    kind = v.kind
+    if kind == "no_change" and complete and v.dance:
+        kind = "legal"  # no checker can move: the empty play is the legal play
+    closest = v.closest_legal
     closest_signed = None
-    if closest is not None:
-        result = getattr(closest, "result", None)
-        if result is not None:
-            closest_signed = tuple(result.to_signed())
-        elif hasattr(closest, "to_signed"):
-            closest_signed = tuple(closest.to_signed())
+    if closest is not None and getattr(closest, "result", None) is not None:
+        closest_signed = tuple(closest.result.to_signed())
     return Judgement(
-        kind=str(kind),
-        play=_notation(getattr(v, "play", None)),
-        reasons=tuple(_reason(r) for r in (getattr(v, "reasons", None) or ())),
-        closest_legal=_notation(closest) if closest is not None and not hasattr(closest, "to_signed") else None,
+        kind=kind,
+        play=_notation(v.play),
+        reasons=tuple(_reason(r) for r in v.reasons),
+        closest_legal=_notation(closest),
         closest_signed=closest_signed,
     )
 
@@ -201,6 +203,7 @@ class Referee:
         self.layout: Optional[TableLayout] = settings.layout
         self.w = _Watch()
         self._history: list[_Watch] = []
+        self._plays_cache: Optional[tuple] = None
 
     # ------------------------------------------------------------- queries
     @property
@@ -319,6 +322,17 @@ class Referee:
             "match_over": Phase.GAME_OVER,
         }[mp]
         self._set_phase(phase)
+
+    def _plays(self, before: Sequence[int], dice: Sequence[int]) -> Any:
+        """``legal_plays(before, dice)``, computed once per roll."""
+        key = (tuple(before), tuple(dice))
+        if self._plays_cache is None or self._plays_cache[0] != key:
+            from companion.dice import Dice
+            from companion.legal import legal_plays
+            from companion.position import Position
+
+            self._plays_cache = (key, legal_plays(Position.from_signed(list(before)), Dice(*dice)))
+        return self._plays_cache[1]
 
     def _push(self) -> None:
         snap = copy.deepcopy(self.w)
@@ -464,7 +478,8 @@ class Referee:
             # the dice are still down: the play is in progress, never accused
             if board != w.in_progress and board != expected:
                 w.in_progress = board
-                j = judge(self.view(mover, expected), self.match.dice, self.view(mover, board))
+                before = self.view(mover, expected)
+                j = judge(before, self.match.dice, self.view(mover, board), plays=self._plays(before, self.match.dice))
                 if j.kind in ("in_progress", "legal"):
                     self._verdict("in_progress", mover, play=j.play, before=self.view(mover, expected),
                                   after=self.view(mover, board), judgement=j, record=False)
@@ -479,7 +494,7 @@ class Referee:
         dice = m.dice
         before = self.view(mover, self.table_board())
         after = self.view(mover, board)
-        j = judge(before, dice, after)
+        j = judge(before, dice, after, complete=True, plays=self._plays(before, dice))
         if push:
             self._push()
         if j.kind == "legal":
@@ -547,7 +562,7 @@ class Referee:
             return
         if board == w.illegal_board or board == self.table_board():
             return
-        j = judge(before, m.dice, after)
+        j = judge(before, m.dice, after, complete=True, plays=self._plays(before, m.dice))
         if j.kind == "legal":
             self._push()
             self._accept_play(mover, m.dice, before, after, "corrected", j)
