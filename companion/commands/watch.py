@@ -60,7 +60,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--bottom-colour", choices=("light", "dark"), help="colour of the player at the image's bottom (default: from the first board)")
     p.add_argument("--still-ms", type=_non_negative, default=None, help="ms the board must be still before it is read (default 60)")
     p.add_argument("--votes", type=int, default=None, help="frames voting on each reading (default 3)")
-    p.add_argument("--fps", type=float, default=30.0, help="frame rate of a folder of images (default 30)")
+    p.add_argument("--fps", type=float, default=None, help="frame rate of a folder of images (default 30; the demo 10)")
     p.add_argument("--speed", type=_non_negative, default=None,
                    help="play a file or folder at this multiple of real time (0: as fast as possible; default 0, demo 1)")
     p.add_argument("--keyboard", choices=("auto", "on", "off"), default="auto", help="read keyboard overrides from standard input")
@@ -180,20 +180,22 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--match-length must be >= 0, got {args.match_length}")
     if args.votes is not None and args.votes < 1:
         raise UserError(f"--votes must be at least 1, got {args.votes}")
-    if args.fps <= 0:
+    if args.fps is not None and args.fps <= 0:
         raise UserError(f"--fps must be positive, got {args.fps}")
     demo = args.source == "demo"
+    fps = args.fps if args.fps is not None else 30.0
     source_spec = args.source
     speed = args.speed if args.speed is not None else (1.0 if demo else 0.0)
     if demo:
-        from companion.demo import demo_folder
+        from companion.demo import DEMO_FPS, demo_folder
 
+        fps = args.fps if args.fps is not None else DEMO_FPS
         try:
             source_spec = str(demo_folder())
         except OSError as exc:
             raise UserError(f"cannot build the demo recording: {exc}") from None
     try:
-        source = open_source(source_spec, fps=args.fps)
+        source = open_source(source_spec, fps=fps)
     except SourceError as exc:
         raise UserError(str(exc)) from None
 
