@@ -20,7 +20,7 @@ import time
 from typing import Any, Callable, Optional
 
 from companion.bus import EventBus
-from companion.events import ObservationEvent, SourceStatusEvent
+from companion.events import BoardStatusEvent, ObservationEvent, SourceStatusEvent
 from companion.observation import Observation
 from companion.referee import Referee, RefereeError, RefereeSettings
 from companion.stability import StabilityFilter, StabilitySettings
@@ -85,6 +85,7 @@ class Session:
         self._latest_obs: Optional[Observation] = None
         self._expected_shape: Optional[tuple[int, ...]] = None
         self._source_status = "ok"
+        self._last_board_status: tuple[str, str] = ("", "")
         self.frames = 0
         self.frames_read = 0
         self.bad_frames = 0
@@ -130,6 +131,7 @@ class Session:
         moving = self.motion.update(image).moving if self.motion is not None else False
         if moving:
             self.filter.push(None, True, frame.timestamp_ms)
+            self._board_status()
             return None
         try:
             obs = self.reader(image)
@@ -147,12 +149,24 @@ class Session:
         """Push one per-frame reading through the stability filter; a new stable
         observation goes on the bus and to the referee. Returns it (or ``None``)."""
         stable = self.filter.push(obs, moving, obs.timestamp_ms)
+        self._board_status()
         if stable is None:
             return None
         self.bus.publish(ObservationEvent(observation=stable.to_dict(), stable=True))
         with self._lock:
             self.referee.observe(stable)
         return stable
+
+    def _board_status(self) -> None:
+        """Publish the filter's status when it changes (``settling`` is too
+        short-lived to be worth a message)."""
+        status = self.filter.status
+        if status == "settling":
+            return
+        detail = self.filter.held_reason or "" if status == "held" else ""
+        if (status, detail) != self._last_board_status:
+            self._last_board_status = (status, detail)
+            self.bus.publish(BoardStatusEvent(status=status, detail=detail))
 
     def on_source_status(self, status: str, detail: str) -> None:
         """The grabber's status callback: publishes a ``SourceStatusEvent``; an

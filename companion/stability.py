@@ -122,15 +122,15 @@ class StabilityFilter:
         ``obs``: the frame's reading (``None`` if unreadable); ``moving``: the
         motion detector's verdict for this frame; ``timestamp_ms``: the frame's
         time (defaults to ``obs.timestamp_ms``)."""
+        if moving:
+            self.status = "moving"
+            self.reset()
+            return None
         if obs is None:
             self.status = "unreadable"
             self.reset()
             return None
         ts = obs.timestamp_ms if timestamp_ms is None else timestamp_ms
-        if moving:
-            self.status = "moving"
-            self.reset()
-            return None
         if obs.occluded or obs.unreadable_points:
             self.status = "occluded"
             self.reset()

@@ -80,6 +80,8 @@ def describe(event: Event) -> Optional[str]:
         if d["status"] == "ok" and "opened" in d["detail"]:
             return f"source: {d['detail']}"
         return f"source {d['status']}: {d['detail']}"
+    if t == "board" and d["status"] == "held":
+        return f"board held, not judged: {d['detail']}"
     if t == "link":
         return f"LED board {d['state']}: {d['detail']}"
     return None
