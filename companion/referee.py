@@ -767,6 +767,27 @@ class Referee:
         w.in_progress = None
         self._sync_phase()
 
+    def accept_board(self, by: str = "keyboard") -> None:
+        """Accept the illegal play on the board as it stands (the referee's call,
+        or the opponent's option): the turn passes. Raises :class:`RefereeError`
+        unless the referee waits for a correction."""
+        from companion.position import Position
+
+        w = self.w
+        if w.phase != Phase.CORRECTION or w.illegal_board is None:
+            raise RefereeError("there is no illegal play to accept")
+        mover = self.match.on_roll
+        before = self.view(mover, self.table_board())
+        after = self.view(mover, w.illegal_board)
+        self._push()
+        self.bus.publish(OverrideEvent(action="accept", by=by, detail={"position_id": Position.from_signed(list(after)).position_id()}))
+        self._verdict("accepted", mover, reasons=({"code": "accepted", "message": f"the play was accepted by {by}"},),
+                      before=before, after=after)
+        w.illegal_board = None
+        self._act("correct", Position.from_signed(list(swap_signed(after))), on_roll=1 - mover, dice=None,
+                  reason=f"illegal play accepted by {by}")
+        self._sync_phase()
+
     def undo(self, by: str = "keyboard") -> None:
         """Undo the last verdict, roll, cube action, resignation or override.
         Raises :class:`RefereeError` when there is nothing to undo."""

@@ -261,6 +261,13 @@ class Session:
             self.referee.undo(by=by)
             self.filter.forget_last()
 
+    def confirm(self, by: str = "keyboard") -> None:
+        """Accept the board as it stands while the referee waits for a correction
+        (the referee's or the opponent's decision); ``ValueError`` otherwise."""
+        with self._lock:
+            self.referee.accept_board(by=by)
+            self.filter.forget_last()
+
     def double(self, player: int, by: str = "keyboard") -> None:
         """``player`` doubles (keyboard/dashboard); ``ValueError`` when not allowed."""
         with self._lock:

@@ -22,6 +22,7 @@ KEYBOARD_HELP = """keyboard (type a line, then Enter):
   d 3 1        set the dice (a misread roll)
   p ID         set the position (gnubg Position ID, view of the player on roll)
   u            undo the last verdict or override
+  c            accept the illegal play as it stands (no correction)
   D 0|1        player doubles       t 0|1   player takes     x 0|1  player drops
   r 0|1 [1-3]  player resigns (single, gammon, backgammon)
   a / n        accept / refuse the resignation
@@ -154,6 +155,9 @@ def run_command(session: Any, line: str) -> tuple[str, bool]:
         if cmd == "u":
             session.undo(by="keyboard")
             return "undone", False
+        if cmd == "c":
+            session.confirm(by="keyboard")
+            return "play accepted as it stands", False
         if cmd == "D":
             session.double(_player_arg(parts, 1), by="keyboard")
             return "double offered", False

@@ -328,3 +328,24 @@ def test_bearing_off_the_last_checker_ends_the_game_with_a_gammon():
     t.show()
     end = t.judged("game_end")
     assert len(end) == 1 and end[0]["winner"] == 1 and end[0]["kind"] == "gammon" and end[0]["points"] == 2
+
+
+def test_the_referee_may_accept_an_illegal_play_as_it_stands():
+    t = Table()
+    opening(t, 6, 5)
+    wrong = play_board(0, [(24, 18), (18, 14)], t.board)
+    t.hand()
+    t.show([DieSpec(6, "right"), DieSpec(5, "left")], board=wrong)
+    t.hand()
+    t.show()
+    with pytest.raises(ValueError):
+        t.session.set_dice((9, 9), by="keyboard")
+    t.session.confirm(by="led_board")  # the LED board's confirm button
+    v = t.judged("verdict")
+    assert [x["verdict"] for x in v] == ["illegal", "accepted"]
+    assert t.judged("override")[-1]["by"] == "led_board"
+    assert t.session.state()["on_roll"] == 1 and t.referee.table_board() == wrong
+    with pytest.raises(ValueError):
+        t.session.confirm(by="keyboard")  # nothing left to accept
+    t.session.undo(by="keyboard")
+    assert t.session.state()["waiting_for"] == "correction"

@@ -131,7 +131,10 @@ def _start_web(args: argparse.Namespace, session: Any, stack: list, say) -> None
     say(f"dashboard on http://{host}:{server.effective_port}/  (referee token {token})")
 
 
-def _start_leds(args: argparse.Namespace, bus: Any, stack: list, say) -> None:
+def _start_leds(args: argparse.Namespace, bus: Any, session: Any, stack: list, say) -> None:
+    """Attach the LED board (``firmware_bridge.attach``); its buttons act on the
+    session: ``undo`` undoes the last verdict, ``confirm`` accepts the board as
+    it stands while the referee waits for a correction."""
     if not args.serial:
         return
     try:
@@ -139,12 +142,25 @@ def _start_leds(args: argparse.Namespace, bus: Any, stack: list, say) -> None:
     except ImportError as exc:
         raise UserError(f"the LED board bridge is not available ({exc})") from None
     try:
-        handle = leds_attach(bus, args.serial)
+        handle = leds_attach(bus, args.serial, teaching=args.mode == "teaching", profile=args.calibration)
     except (OSError, ValueError) as exc:
         raise UserError(f"serial {args.serial}: {exc}") from None
     closer = getattr(handle, "close", None) or getattr(handle, "stop", None)
     if closer is not None:
         stack.append(closer)
+
+    def on_button(event: Any) -> None:
+        if getattr(event, "type", "") != "button" or getattr(event, "action", "press") != "press":
+            return
+        try:
+            if event.button == "undo":
+                session.undo(by="led_board")
+            elif event.button == "confirm":
+                session.confirm(by="led_board")
+        except ValueError as exc:
+            say(f"LED board {event.button}: {exc}")
+
+    bus.subscribe(on_button)
 
 
 def _keyboard(session: Any, stop: threading.Event, out) -> threading.Thread:
@@ -234,7 +250,7 @@ def run(args: argparse.Namespace) -> int:
         except (RefereeError, ValueError) as exc:
             raise UserError(str(exc)) from None
         _start_web(args, session, closers, say)
-        _start_leds(args, bus, closers, say)
+        _start_leds(args, bus, session, closers, say)
         stop = threading.Event()
         keyboard = args.keyboard == "on" or (args.keyboard == "auto" and sys.stdin is not None and sys.stdin.isatty())
         if keyboard:
