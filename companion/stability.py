@@ -31,10 +31,10 @@ class StabilitySettings:
     the winning value of every item needs. ``min_frames``: still frames needed
     before the first vote (at most ``window``)."""
 
-    still_ms: float = 60.0
+    still_ms: float = 30.0
     window: int = 3
     quorum: float = 0.6
-    min_frames: int = 3
+    min_frames: int = 2
 
     def __post_init__(self) -> None:
         if self.window < 1 or self.min_frames < 1:

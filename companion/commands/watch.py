@@ -58,7 +58,7 @@ def register(subparsers: Any) -> None:
                    help="a die resting flat on a checker: fine (USBGF 2017, default) or cocked (older rules)")
     p.add_argument("--mode", choices=("tournament", "teaching"), default="tournament")
     p.add_argument("--bottom-colour", choices=("light", "dark"), help="colour of the player at the image's bottom (default: from the first board)")
-    p.add_argument("--still-ms", type=_non_negative, default=None, help="ms the board must be still before it is read (default 60)")
+    p.add_argument("--still-ms", type=_non_negative, default=None, help="ms the board must be still before a reading counts (default 30)")
     p.add_argument("--votes", type=int, default=None, help="frames voting on each reading (default 3)")
     p.add_argument("--fps", type=float, default=None, help="frame rate of a folder of images (default 30; the demo 10)")
     p.add_argument("--speed", type=_non_negative, default=None,
@@ -215,10 +215,11 @@ def run(args: argparse.Namespace) -> int:
     except SourceError as exc:
         raise UserError(str(exc)) from None
 
+    window = 3 if args.votes is None else args.votes
     stability = StabilitySettings(
-        still_ms=60.0 if args.still_ms is None else args.still_ms,
-        window=3 if args.votes is None else args.votes,
-        min_frames=3 if args.votes is None else args.votes,
+        still_ms=30.0 if args.still_ms is None else args.still_ms,
+        window=window,
+        min_frames=min(2, window),
     )
     layout = None
     if args.bottom_colour:
