@@ -124,7 +124,6 @@ class _Watch:
     reported_dice: Optional[tuple] = None  # dice already reported (cocked, tie)
     reported_cube: Optional[tuple] = None
     in_progress: Optional[tuple[int, ...]] = None
-    phase_before_resign: Optional[Phase] = None
     match_actions: int = 0
 
 
@@ -204,6 +203,7 @@ class Referee:
         self.w = _Watch()
         self._history: list[_Watch] = []
         self._plays_cache: Optional[tuple] = None
+        self.w.phase = self._phase_of_match()  # a match resumed from its log goes on where it was
 
     # ------------------------------------------------------------- queries
     @property
@@ -311,8 +311,11 @@ class Referee:
 
     def _sync_phase(self) -> None:
         """The referee's phase after a match action."""
+        self._set_phase(self._phase_of_match())
+
+    def _phase_of_match(self) -> Phase:
         mp = self.match.phase
-        phase = {
+        return {
             "opening_roll": Phase.OPENING,
             "roll": Phase.ROLL,
             "play": Phase.PLAY,
@@ -321,7 +324,6 @@ class Referee:
             "game_over": Phase.GAME_OVER,
             "match_over": Phase.GAME_OVER,
         }[mp]
-        self._set_phase(phase)
 
     def _plays(self, before: Sequence[int], dice: Sequence[int]) -> Any:
         """``legal_plays(before, dice)``, computed once per roll."""
@@ -685,9 +687,7 @@ class Referee:
         if self.w.phase not in (Phase.ROLL, Phase.PLAY, Phase.CUBE_RESPONSE):
             raise RefereeError(f"no resignation while waiting for {self.w.phase.value.replace('_', ' ')}")
         self._push()
-        before = self.w.phase
         self._act("resign", player, level)
-        self.w.phase_before_resign = before
         self._set_phase(Phase.RESIGNATION)
 
     def answer_resignation(self, accept: bool, by: str = "keyboard") -> None:
@@ -703,7 +703,7 @@ class Referee:
             self._sync_phase()
         else:
             self._act("refuse", answerer)
-            self._set_phase(self.w.phase_before_resign or Phase.ROLL)
+            self._sync_phase()
 
     # ---------------------------------------------------------- overrides
     @staticmethod
