@@ -124,6 +124,7 @@ class _Watch:
     reported_dice: Optional[tuple] = None  # dice already reported (cocked, tie)
     reported_cube: Optional[tuple] = None
     in_progress: Optional[tuple[int, ...]] = None
+    cube_synced: bool = False  # the cube has been seen where the match says it is
     match_actions: int = 0
 
 
@@ -469,7 +470,7 @@ class Referee:
         other = 1 - mover
         if obs.dice and not is_roll and any(d.half == right_half(other) for d in obs.dice):
             return True
-        return obs.cube is not None and self._cube_key(obs) != self._cube_expected()
+        return self._double_seen(obs)
 
     def _on_play(self, obs: Observation, board: tuple[int, ...]) -> None:
         w = self.w
@@ -542,7 +543,7 @@ class Referee:
         after = self.view(mover, board)
         if self.settings.illegal_play_policy == "opponent_option" and (
             any(d.half == right_half(other) for d in obs.dice)
-            or (obs.cube is not None and self._cube_key(obs) != self._cube_expected())
+            or self._double_seen(obs)
         ):
             # the opponent accepts the illegal play by rolling or doubling
             from companion.position import Position
@@ -581,17 +582,26 @@ class Referee:
         cube = self.match.cube
         return (cube.value, "centre" if cube.owner is None else cube_side(cube.owner))
 
+    def _double_seen(self, obs: Observation) -> bool:
+        """True when the cube shows twice its value where it was seen in place
+        before (a cube left turned from the last game is not a double)."""
+        key = self._cube_key(obs)
+        expected = self._cube_expected()
+        if key == expected:
+            self.w.cube_synced = True
+            return False
+        return key is not None and self.w.cube_synced and key[0] == expected[0] * 2
+
     def _check_cube(self, obs: Observation, player: int) -> bool:
         """While ``player`` is about to roll: a double? True when the cube reading
         was handled (the dice are then not looked at this time)."""
         w = self.w
         key = self._cube_key(obs)
-        if key is None or key == self._cube_expected():
-            w.reported_cube = None
+        if not self._double_seen(obs):
+            # in place, unread, or not a double: an unexplained cube decides nothing
+            if key == self._cube_expected():
+                w.reported_cube = None
             return False
-        value = self.match.cube.value
-        if key[0] != value * 2:
-            return False  # not a double: an unexplained cube reading decides nothing
         if key == w.reported_cube:
             return True
         problem = self.match.double_error(player)
@@ -674,6 +684,7 @@ class Referee:
             self.w.reported_dice = None
             self.w.reported_change = None
             self.w.reported_cube = None
+            self.w.cube_synced = False
             self._set_phase(Phase.OPENING)
             if obs.dice:
                 self.observe(obs)

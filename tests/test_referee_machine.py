@@ -349,3 +349,21 @@ def test_the_referee_may_accept_an_illegal_play_as_it_stands():
         t.session.confirm(by="keyboard")  # nothing left to accept
     t.session.undo(by="keyboard")
     assert t.session.state()["waiting_for"] == "correction"
+
+
+def test_a_cube_left_turned_from_the_last_game_is_not_a_double():
+    t = Table(match_length=5)
+    t.show(cube=(2, "bottom"))  # nobody reset the cube
+    opening(t, 3, 1)
+    dice = [DieSpec(3, "right"), DieSpec(1, "left")]
+    t.hand()
+    t.show(dice, board=play_board(0, [(8, 5)], t.board))  # half a play: not the end of the turn
+    assert not t.judged("verdict", "cube")
+    t.hand()
+    t.show(dice, board=play_board(0, [(6, 5)], t.board))
+    t.hand()
+    t.show()
+    assert [e["verdict"] for e in t.judged("verdict")] == ["legal"]
+    t.show(cube=(64, "centre"))  # put back where it belongs
+    t.show(cube=(2, "centre"))  # now a real double by player 1
+    assert [(e["action"], e["player"]) for e in t.judged("cube")] == [("double", 1)]
