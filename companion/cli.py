@@ -15,6 +15,7 @@ from companion import __version__
 
 #: Modules that contribute sub-commands; each has ``register(subparsers)``.
 COMMAND_MODULES: tuple[str, ...] = (
+    "companion.commands.rules",
     "companion.commands.watch",
 )
 
