@@ -61,6 +61,18 @@ def demo_script(seed: int = 7) -> Script:
     return b.script
 
 
+def demo_pose():
+    """The demo camera (``vision.render_board.CameraPose``)."""
+    from vision.render_board import CameraPose
+
+    return CameraPose.looking_down(image_size=DEMO_SIZE, scale=0.8)
+
+
+def demo_corners_arg() -> str:
+    """The demo camera's field corners as a ``--corners`` argument."""
+    return ",".join(f"{v:.2f}" for xy in demo_pose().corners for v in xy)
+
+
 def _cache_root() -> pathlib.Path:
     env = os.environ.get("COMPANION_CACHE")
     if env:
@@ -89,7 +101,7 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
     hands = ()
     if scene.hand:
         hands = (Hand(at=(rng.uniform(0.25, 0.75), rng.uniform(0.35, 0.65)), from_edge=rng.choice(("bottom", "top"))),)
-    pose = CameraPose.looking_down(image_size=size, scale=0.8)
+    pose = CameraPose.looking_down(image_size=size, scale=0.8) if size != DEMO_SIZE else demo_pose()
     # dice and cube go under the hands: draw the board without hands first
     board = render_board(state, style=style, pose=pose, lighting=Lighting(shadows=0.4), seed=seed)
     image = board.image.copy()
@@ -106,9 +118,12 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
         fx = (0.70 if d.half == "right" else 0.20) + 0.10 * d.slot
         draw_die(image, to_image(fx, 0.5), die_px, d.value, yaw_deg=17.0 + 29.0 * d.slot + 7 * d.value,
                  tilt_deg=22.0 if d.cocked else 0.0, tilt_dir_deg=40.0)
+    # the cube lies on the frame left of the playing field (clear of the bar's
+    # checkers and of the borne-off trays on the right): middle when centred,
+    # at the owner's end otherwise
     value, place = scene.cube
-    fy = {"centre": 0.5, "top": 0.08, "bottom": 0.92}[place]
-    draw_cube(image, to_image(0.5, fy), die_px * 1.1, value)
+    fy = {"centre": 0.5, "top": 0.1, "bottom": 0.9}[place]
+    draw_cube(image, to_image(-0.058, fy), die_px * 1.1, value)
     if hands:
         with_hands = render_board(state, style=style, pose=pose, lighting=Lighting(shadows=0.4), hands=hands, seed=seed)
         mask = with_hands.hand_mask

@@ -88,6 +88,9 @@ class Session:
         self._last_board_status: tuple[str, str] = ("", "")
         self.frames = 0
         self.frames_read = 0
+        self.frames_reused = 0
+        self._still_reads = 0
+        self._read_snapshot = None
         self.bad_frames = 0
         self.motion = motion_detector
         if self.motion is None and reader is not None:
@@ -113,7 +116,7 @@ class Session:
         if image is None or getattr(image, "ndim", 0) != 3 or image.shape[2] != 3 or image.size == 0:
             self.bad_frames += 1
             self.bus.publish(SourceStatusEvent(status="bad_frame", detail=frame.error or f"frame {frame.index} is not a colour image"))
-            self.filter.reset()
+            self._settle_again()
             return None
         if self._expected_shape is None:
             self._expected_shape = image.shape
@@ -130,20 +133,45 @@ class Session:
         self._latest_image = image
         moving = self.motion.update(image).moving if self.motion is not None else False
         if moving:
+            self._still_reads = 0
             self.filter.push(None, True, frame.timestamp_ms)
             self._board_status()
             return None
+        reuse = self._reusable()
+        if reuse is not None:
+            self.frames_reused += 1
+            obs = dataclasses.replace(reuse, frame_index=frame.index, timestamp_ms=frame.timestamp_ms)
+            return self.feed_observation(obs, moving=False)
         try:
             obs = self.reader(image)
         except Exception as exc:  # noqa: BLE001 - one unreadable frame must not stop the referee
             self.bad_frames += 1
             self.bus.publish(SourceStatusEvent(status="bad_frame", detail=f"frame {frame.index} unreadable: {exc}"))
-            self.filter.reset()
+            self._settle_again()
             return None
         self.frames_read += 1
         obs = dataclasses.replace(obs, frame_index=frame.index, timestamp_ms=frame.timestamp_ms)
         self._latest_obs = obs
+        self._read_snapshot = self.motion.snapshot() if self.motion is not None else None
+        self._still_reads += 1
         return self.feed_observation(obs, moving=False)
+
+    def _settle_again(self) -> None:
+        """After a bad frame or an outage: the board must be read and settle again."""
+        self.filter.reset()
+        self._still_reads = 0
+        self._latest_obs = None
+
+    def _reusable(self) -> Optional[Observation]:
+        """The last reading, when this still frame shows the same picture as the
+        frame it was read from and enough still frames have been read to vote
+        (``StabilitySettings.window``): the board reader then runs once per
+        still period instead of once per frame. ``None`` when a read is needed."""
+        if self.motion is None or self._latest_obs is None or self._still_reads < self.stability_settings.window:
+            return None
+        if self.motion.changed_since(self._read_snapshot) > self.motion.moving_fraction:
+            return None
+        return self._latest_obs
 
     def feed_observation(self, obs: Observation, moving: bool = False) -> Optional[Observation]:
         """Push one per-frame reading through the stability filter; a new stable
@@ -173,7 +201,7 @@ class Session:
         outage makes the board settle again (the state is kept)."""
         self._source_status = status
         if status in ("lost", "reconnecting"):
-            self.filter.reset()
+            self._settle_again()
             if self.motion is not None:
                 self.motion.reset()
         self.bus.publish(SourceStatusEvent(status=status, detail=detail))
@@ -201,7 +229,8 @@ class Session:
             out = self.referee.state()
         out["stability"] = self.filter.describe()
         out["source"] = self._source_status
-        out["frames"] = {"seen": self.frames, "read": self.frames_read, "bad": self.bad_frames}
+        out["frames"] = {"seen": self.frames, "read": self.frames_read, "reused": self.frames_reused,
+                         "bad": self.bad_frames}
         out["match_settings"] = dict(self._match_settings)
         return out
 

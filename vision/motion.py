@@ -83,6 +83,23 @@ class MotionDetector:
         score = changed / diff.size
         return MotionReading(score, score > self.moving_fraction, "")
 
+    def snapshot(self) -> Optional[np.ndarray]:
+        """The last frame's small blurred copy (to compare later frames with it)."""
+        return self._previous
+
+    def changed_since(self, snapshot: Optional[np.ndarray]) -> float:
+        """Fraction (0..1) of pixels of the last frame that differ from
+        ``snapshot`` (from :meth:`snapshot`) by more than the pixel threshold;
+        1.0 when there is nothing to compare."""
+        import cv2
+
+        if snapshot is None or self._previous is None or snapshot.shape != self._previous.shape:
+            return 1.0
+        diff = cv2.absdiff(self._previous, snapshot)
+        if diff.ndim == 3:
+            diff = diff.max(axis=2)
+        return int(np.count_nonzero(diff > self.pixel_threshold)) / diff.size
+
     def reset(self) -> None:
         """Forget the previous frame (after an outage)."""
         self._previous = None

@@ -45,6 +45,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--source", default="demo",
                    help="demo (default), a camera index (0), a video file, a folder of images, or an rtsp:// / http:// URL")
     p.add_argument("--calibration", metavar="FILE", help="board profile from `companion calibrate` (corners, colours)")
+    p.add_argument("--corners", metavar="X,Y,...", help="the playing field's corners TL,TR,BR,BL in image pixels (as `companion read --corners`)")
     p.add_argument("--match-length", type=int, default=5, metavar="N", help="match to N points; 0 for a money session (default 5)")
     p.add_argument("--web", type=_host_port, default=("127.0.0.1", 8080), metavar="HOST:PORT",
                    help="serve the dashboard here (default 127.0.0.1:8080)")
@@ -85,20 +86,70 @@ def _open_outlets(args: argparse.Namespace, bus: Any, stack: list) -> None:
     bus.subscribe(TerminalLog(human))
 
 
-def _make_reader(args: argparse.Namespace):
-    """The board reader for the frames: ``vision.reader`` with the calibration."""
+def make_frame_reader(calibration: Any = None, die_on_checker: str = "flat_ok", corners: Any = None):
+    """The reader of ``watch``: image ((H, W, 3) uint8 BGR) -> Observation.
+
+    ``vision.reader.BoardReader`` with the calibration profile (``--calibration``),
+    the field's four corners (``corners``: (4, 2) image pixels TL, TR, BR, BL, as
+    ``--corners``) or, without either, the board found in the first frame and kept (the
+    camera is fixed; it is found again when a frame cannot be registered or its
+    size changes); the dice and the cube through ``vision.dice_plugin`` when its
+    models are installed. Raises ``UserError`` for a bad calibration file."""
     try:
-        from vision import reader as vision_reader
+        from vision.reader import BoardReader
     except ImportError as exc:  # the board reader has not landed in this build
         raise UserError(f"the board reader is not available ({exc})") from None
-    make = getattr(vision_reader, "make_reader", None)
-    if make is not None:
+    plugin = None
+    try:
+        from vision.dice_plugin import DicePlugin
+
+        plugin = DicePlugin()
+    except (ImportError, FileNotFoundError):
+        plugin = None
+    extra = {} if plugin is None else {"dice_reader": plugin.dice, "cube_reader": plugin.cube}
+    profile = None
+    if calibration:
         try:
-            return make(calibration=args.calibration)
+            from vision.profile import load_profile
+
+            profile = load_profile(calibration)
         except (OSError, ValueError) as exc:
-            raise UserError(f"calibration {args.calibration}: {exc}") from None
-    read = getattr(vision_reader, "read_observation", None) or getattr(vision_reader, "read_board")
-    return lambda image: read(image)
+            raise UserError(f"calibration {calibration}: {exc}") from None
+        reader = BoardReader.from_profile(profile, **extra)
+    else:
+        reader = BoardReader(**extra)
+    fixed_corners = None if corners is None else [[float(x), float(y)] for x, y in corners]
+
+    def read(image: Any):
+        h, w = image.shape[:2]
+        if reader.field is None or tuple(reader.field.image_size) != (w, h):
+            if fixed_corners is not None:
+                from vision.registration import field_from_corners
+
+                reader.field = field_from_corners(fixed_corners, (w, h), reader.orientation)
+            elif profile is not None and getattr(profile, "corners", None) is not None:
+                reader.field = profile.field((w, h))
+            else:
+                reader.field = None
+                reader.field = reader.register(image)  # RegistrationError (a ValueError): a bad frame
+        return reader.read(image)
+
+    read.board_reader = reader  # type: ignore[attr-defined]
+    read.dice_plugin = plugin  # type: ignore[attr-defined]
+    return read
+
+
+def _make_reader(args: argparse.Namespace):
+    """:func:`make_frame_reader` from the command line's options."""
+    corners = getattr(args, "corners", None)
+    if corners is not None:
+        from vision.registration import parse_corners
+
+        try:
+            corners = parse_corners(corners)
+        except ValueError as exc:
+            raise UserError(f"--corners: {exc}") from None
+    return make_frame_reader(getattr(args, "calibration", None), getattr(args, "die_on_checker", "flat_ok"), corners)
 
 
 def _start_web(args: argparse.Namespace, session: Any, stack: list, say) -> None:
@@ -206,6 +257,10 @@ def run(args: argparse.Namespace) -> int:
         from companion.demo import DEMO_FPS, demo_folder
 
         fps = args.fps if args.fps is not None else DEMO_FPS
+        if not args.calibration and not args.corners:
+            from companion.demo import demo_corners_arg
+
+            args.corners = demo_corners_arg()  # the demo's camera is calibrated
         try:
             source_spec = str(demo_folder())
         except OSError as exc:
