@@ -182,3 +182,12 @@ class BoardStatusEvent(Event):
     type = "board"
     status: str = "stable"
     detail: str = ""
+
+
+class ButtonEvent(Event):
+    """A button on the LED board: ``button`` ``"confirm"`` or ``"undo"``; ``action``
+    ``"press"`` or ``"long_press"``."""
+
+    type = "button"
+    button: str = "confirm"
+    action: str = "press"
