@@ -20,6 +20,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "companion.commands.leds",
     "vision.commands",
     "vision.dice_commands",
+    "companion.commands.watch",
 )
 
 
