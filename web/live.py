@@ -1,0 +1,157 @@
+"""Pages and streams for watching: the dashboard, its live fragment, SSE, the camera, the record.
+
+Routes: ``GET /`` (the page with the board as inline SVG; ``/?token=...``
+signs the browser in and redirects to ``/``), ``GET /fragment/live`` (the
+live panels as HTML in JSON, fetched by the page after each event),
+``GET /events`` (server-sent events: every bus event as ``data: {json}``),
+``GET /camera.mjpg`` and ``GET /camera.jpg`` (the camera picture with the
+reading drawn over it), ``GET /match.mat`` (the Jellyfish match record).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Iterator
+
+from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, stream_with_context
+
+from web.app import dashboard
+from web.security import csrf_token, is_signed_in, may_view, sign_in, token_matches
+from web.view_model import build_view
+
+bp = Blueprint("live", __name__)
+
+BOUNDARY = "companionframe"
+
+
+def _refused() -> Any:
+    response = jsonify({"error": "viewing needs the access token: open /?token=TOKEN"})
+    response.status_code = 401
+    return response
+
+
+def _view() -> dict[str, Any]:
+    dash = dashboard()
+    return build_view(dash.session.state(), dash.tracker)
+
+
+@bp.get("/")
+def index() -> Any:
+    """The dashboard page."""
+    token = request.args.get("token")
+    if token is not None:
+        if not token_matches(token):
+            response = jsonify({"error": "wrong access token"})
+            response.status_code = 403
+            return response
+        sign_in()
+        return redirect("/", code=303)
+    if not may_view():
+        return _refused()
+    dash = dashboard()
+    view = _view()
+    return render_template(
+        "index.html",
+        view=view,
+        signed_in=is_signed_in(),
+        csrf=csrf_token(),
+        recent=[payload for _id, payload in dash.announcer.recent(300)],
+        last_event_id=dash.announcer.last_id,
+    )
+
+
+@bp.get("/fragment/live")
+def fragment() -> Any:
+    """The live panels and the score sheet, rendered now: ``{"event_id", "live", "scoresheet"}``."""
+    if not may_view():
+        return _refused()
+    dash = dashboard()
+    event_id = dash.announcer.last_id
+    view = _view()
+    return jsonify(
+        {
+            "event_id": event_id,
+            "mode": view["mode"],
+            "live": render_template("_live.html", view=view, signed_in=is_signed_in()),
+            "scoresheet": render_template("_scoresheet.html", view=view),
+        }
+    )
+
+
+@bp.get("/events")
+def events() -> Any:
+    """Server-sent events: every bus event as ``id: N`` + ``data: {json}``."""
+    if not may_view():
+        return _refused()
+    dash = dashboard()
+    last = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
+    try:
+        last_id = int(last) if last not in (None, "") else None
+    except ValueError:
+        last_id = None
+    try:
+        listener = dash.announcer.listen(last_id)
+    except RuntimeError:
+        return Response("the dashboard is shutting down\n", status=503, mimetype="text/plain")
+    keepalive = float(current_app.config["SSE_KEEPALIVE_S"])
+    response = Response(
+        stream_with_context(dash.announcer.stream(listener, keepalive)),
+        mimetype="text/event-stream",
+    )
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response
+
+
+def _frames(dash: Any, fps: float) -> Iterator[bytes]:
+    last = None
+    period = 1.0 / max(0.5, fps)
+    while not dash.stopping.is_set():
+        frame = dash.session.latest_frame_jpeg()
+        if frame and frame is not last:
+            last = frame
+            yield (
+                f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(frame)}\r\n\r\n".encode()
+                + frame
+                + b"\r\n"
+            )
+        dash.stopping.wait(period)
+
+
+@bp.get("/camera.mjpg")
+def camera_stream() -> Any:
+    """The camera as MJPEG (``multipart/x-mixed-replace``), at most ``CAMERA_FPS`` frames a second."""
+    if not may_view():
+        return _refused()
+    dash = dashboard()
+    fps = float(current_app.config["CAMERA_FPS"])
+    response = Response(_frames(dash, fps), mimetype=f"multipart/x-mixed-replace; boundary={BOUNDARY}")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/camera.jpg")
+def camera_frame() -> Any:
+    """The newest camera frame as one JPEG; 404 while there is none."""
+    if not may_view():
+        return _refused()
+    frame = dashboard().session.latest_frame_jpeg()
+    if not frame:
+        response = jsonify({"error": "no camera picture yet"})
+        response.status_code = 404
+        return response
+    response = Response(frame, mimetype="image/jpeg")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/match.mat")
+def match_record() -> Any:
+    """The match so far as a Jellyfish ``.mat`` download (``match-YYYYMMDD-HHMM.mat``)."""
+    if not may_view():
+        return _refused()
+    text = dashboard().session.match_record()
+    name = time.strftime("match-%Y%m%d-%H%M.mat")
+    response = Response(text, mimetype="text/plain; charset=utf-8")
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
