@@ -278,12 +278,15 @@ def test_camera_single_frame_and_missing_frame(client, stub):
 def test_camera_mjpeg_stream_sends_frames(client, stub, app):
     response = client.get("/camera.mjpg", buffered=False)
     assert response.mimetype == "multipart/x-mixed-replace"
+    assert next(response.response) == b"--companionframe\r\n"
     chunk = next(response.response)
-    assert chunk.startswith(b"--companionframe\r\nContent-Type: image/jpeg\r\n")
-    assert stub.frame in chunk
+    part = b"Content-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n" % len(stub.frame)
+    part += stub.frame + b"\r\n--companionframe\r\n"
+    assert chunk == part + part  # the first picture twice, so browsers show it at once
+    stub.frame = b"\xff\xd8second\xff\xd9"
+    assert stub.frame in next(response.response)
     app.extensions["companion"].stopping.set()
-    rest = list(response.response)
-    assert rest == []  # the same frame is not sent twice, and the stream ends at shutdown
+    assert list(response.response) == []  # the stream ends at shutdown
 
 
 def test_events_stream_carries_bus_events_as_json(client, stub, app):

@@ -104,17 +104,25 @@ def events() -> Any:
 
 
 def _frames(dash: Any, fps: float) -> Iterator[bytes]:
+    # Each part ends with the next part's boundary, so a browser shows a frame
+    # as soon as it has arrived (not when the next frame comes).
+    # A still picture is sent again every second (and the first one twice):
+    # Chromium shows a part only once more data follows it.
     last = None
+    last_sent = 0.0
     period = 1.0 / max(0.5, fps)
+    yield f"--{BOUNDARY}\r\n".encode()
     while not dash.stopping.is_set():
         frame = dash.session.latest_frame_jpeg()
-        if frame and frame is not last:
-            last = frame
-            yield (
-                f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(frame)}\r\n\r\n".encode()
+        now = time.monotonic()
+        if frame and (frame is not last or now - last_sent >= 1.0):
+            part = (
+                f"Content-Type: image/jpeg\r\nContent-Length: {len(frame)}\r\n\r\n".encode()
                 + frame
-                + b"\r\n"
+                + f"\r\n--{BOUNDARY}\r\n".encode()
             )
+            yield part + part if last is None else part
+            last, last_sent = frame, now
         dash.stopping.wait(period)
 
 

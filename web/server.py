@@ -79,8 +79,17 @@ class DashboardServer:
         dash = self.app.extensions.get("companion")
         if dash is not None:
             dash.shutdown()
+        from waitress import wasyncore
+
         try:
-            self._server.close()
+            # Let the worker threads finish their (now ending) streams first, so
+            # none of them pokes the server's trigger after it is closed.
+            self._server.task_dispatcher.shutdown(timeout=timeout)
+            socket_map = getattr(self._server, "map", None) or getattr(self._server, "_map", None)
+            if socket_map is not None:
+                wasyncore.close_all(socket_map)
+            else:
+                self._server.close()
         except Exception:  # noqa: BLE001 - closing a half-dead server must not raise
             log.exception("closing the dashboard server failed")
         self._thread.join(timeout)
