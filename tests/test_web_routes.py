@@ -394,3 +394,24 @@ def test_scoresheet_lists_games(client, stub):
     sheet = client.get("/fragment/live").get_json()["scoresheet"]
     assert 'data-winner="1" data-points="2"' in sheet
     assert "gammon" in sheet and "Bob" in sheet
+
+
+def test_pages_get_rendered_views_on_the_event_stream(client, stub, app):
+    response = client.get("/events?view=1", buffered=False)
+    stream = response.response
+    assert next(stream) == b"retry: 1000\n\n"
+    stub.roll(1, (4, 4))
+    first = next(stream).decode()
+    assert first.startswith("id: ") and '"type":"roll"' in first
+    view = next(stream).decode()
+    assert view.startswith("event: view\ndata: ")
+    payload = json.loads(view[len("event: view\ndata: "):])
+    assert payload["event_id"] == int(first.split("\n")[0][4:])
+    assert 'data-dice="4,4"' in payload["live"]
+    assert "<table" in payload["scoresheet"]
+    # Plain /events carries bus events only.
+    plain = client.get("/events", buffered=False).response
+    next(plain)
+    stub.roll(0, (2, 1))
+    assert '"type":"roll"' in next(plain).decode()
+    assert next(plain) == b": keep-alive\n\n"

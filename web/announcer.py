@@ -32,9 +32,10 @@ class Listener:
     announcer closed); its stream then ends.
     """
 
-    def __init__(self, maxsize: int) -> None:
+    def __init__(self, maxsize: int, views: bool = False) -> None:
         self.queue: "queue.Queue[Any]" = queue.Queue(maxsize=maxsize)
         self.dropped = False
+        self.views = views
 
     def get(self, timeout: float) -> Optional[str]:
         """The next message, or None after ``timeout`` seconds (keep-alive time).
@@ -115,11 +116,12 @@ class Announcer:
         log.info("dashboard: a slow browser was dropped (queue full)")
 
     # -- browser side --
-    def listen(self, last_event_id: Optional[int] = None) -> Listener:
+    def listen(self, last_event_id: Optional[int] = None, views: bool = False) -> Listener:
         """A new listener; with ``last_event_id`` it first gets the newer messages
-        still in the history (up to its queue size). Raises ``RuntimeError`` after
-        :meth:`close`."""
-        listener = Listener(self._max_queue)
+        still in the history (up to its queue size); with ``views`` it also gets
+        the rendered views of :meth:`broadcast_view`. Raises ``RuntimeError``
+        after :meth:`close`."""
+        listener = Listener(self._max_queue, views)
         with self._lock:
             if self._closed:
                 raise RuntimeError("announcer is closed")
@@ -129,6 +131,24 @@ class Announcer:
                         listener.queue.put_nowait(message)
             self._listeners.append(listener)
         return listener
+
+    def broadcast_view(self, message: str) -> int:
+        """Put an extra SSE ``message`` (a rendered view, ``event: view``) into the
+        queue of every listener that asked for views; returns how many got it."""
+        with self._lock:
+            listeners = [item for item in self._listeners if item.views]
+        for listener in listeners:
+            try:
+                listener.queue.put_nowait(message)
+            except queue.Full:
+                self._drop(listener)
+        return len(listeners)
+
+    @property
+    def view_listener_count(self) -> int:
+        """How many listeners want rendered views."""
+        with self._lock:
+            return sum(1 for item in self._listeners if item.views)
 
     def forget(self, listener: Listener) -> None:
         """Remove ``listener`` (its browser went away)."""

@@ -18,6 +18,7 @@ from flask import Flask, current_app, jsonify
 from web.announcer import Announcer
 from web.security import new_token
 from web.tracker import Tracker
+from web.view_push import ViewPusher
 
 
 @dataclasses.dataclass
@@ -29,10 +30,13 @@ class Dashboard:
     announcer: Announcer
     tracker: Tracker
     stopping: threading.Event
+    views: Optional[ViewPusher] = None
 
     def shutdown(self) -> None:
         """End every stream and stop following the bus."""
         self.stopping.set()
+        if self.views is not None:
+            self.views.close()
         self.announcer.close()
         self.tracker.close()
 
@@ -49,7 +53,8 @@ def create_app(test_config: Optional[Mapping[str, Any]] = None, session: Any = N
     given), ``SECRET_KEY`` (random), ``VIEW_REQUIRES_TOKEN`` (False: read-only
     viewing is open to whoever can reach the port), ``SSE_QUEUE_SIZE`` (256
     messages per browser), ``SSE_KEEPALIVE_S`` (15), ``SSE_HISTORY`` (1000),
-    ``CAMERA_FPS`` (10). Raises ``ValueError`` without a session.
+    ``CAMERA_FPS`` (10), ``VIEW_SETTLE_S`` (0.25: quiet time before a
+    check that the pushed view is still current). Raises ``ValueError`` without a session.
     """
     if session is None:
         raise ValueError("create_app needs the running session (session=...)")
@@ -62,6 +67,7 @@ def create_app(test_config: Optional[Mapping[str, Any]] = None, session: Any = N
         SSE_KEEPALIVE_S=15.0,
         SSE_HISTORY=1000,
         CAMERA_FPS=10.0,
+        VIEW_SETTLE_S=0.25,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Strict",
         SESSION_COOKIE_NAME="companion_session",
@@ -77,9 +83,16 @@ def create_app(test_config: Optional[Mapping[str, Any]] = None, session: Any = N
         session.bus, max_queue=int(app.config["SSE_QUEUE_SIZE"]), history=int(app.config["SSE_HISTORY"])
     )
     tracker = Tracker(session.bus)
-    app.extensions["companion"] = Dashboard(session, announcer, tracker, threading.Event())
+    dash = Dashboard(session, announcer, tracker, threading.Event())
+    app.extensions["companion"] = dash
 
     from web import api, live
+
+    def render_view() -> dict[str, Any]:
+        with app.app_context():
+            return live.live_payload()
+
+    dash.views = ViewPusher(session.bus, announcer, render_view, settle_s=float(app.config["VIEW_SETTLE_S"]))
 
     app.register_blueprint(live.bp)
     app.register_blueprint(api.bp)

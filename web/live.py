@@ -3,7 +3,8 @@
 Routes: ``GET /`` (the page with the board as inline SVG; ``/?token=...``
 signs the browser in and redirects to ``/``), ``GET /fragment/live`` (the
 live panels as HTML in JSON, fetched by the page after each event),
-``GET /events`` (server-sent events: every bus event as ``data: {json}``),
+``GET /events`` (server-sent events: every bus event as ``data: {json}``;
+``?view=1`` adds the rendered panels as ``event: view``),
 ``GET /camera.mjpg`` and ``GET /camera.jpg`` (the camera picture with the
 reading drawn over it), ``GET /match.mat`` (the Jellyfish match record).
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 import time
 from typing import Any, Iterator
 
-from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, stream_with_context
+from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
 
 from web.app import dashboard
 from web.security import csrf_token, is_signed_in, may_view, sign_in, token_matches
@@ -60,27 +61,36 @@ def index() -> Any:
     )
 
 
-@bp.get("/fragment/live")
-def fragment() -> Any:
-    """The live panels and the score sheet, rendered now: ``{"event_id", "live", "scoresheet"}``."""
-    if not may_view():
-        return _refused()
+def live_payload() -> dict[str, Any]:
+    """The live panels and the score sheet rendered now (needs an app context):
+    ``{"event_id", "mode", "live", "scoresheet"}``. ``event_id`` is the newest
+    bus event the rendering has seen. The same for every browser."""
     dash = dashboard()
     event_id = dash.announcer.last_id
     view = _view()
-    return jsonify(
-        {
-            "event_id": event_id,
-            "mode": view["mode"],
-            "live": render_template("_live.html", view=view, signed_in=is_signed_in()),
-            "scoresheet": render_template("_scoresheet.html", view=view),
-        }
-    )
+    return {
+        "event_id": event_id,
+        "mode": view["mode"],
+        "live": render_template("_live.html", view=view),
+        "scoresheet": render_template("_scoresheet.html", view=view),
+    }
+
+
+@bp.get("/fragment/live")
+def fragment() -> Any:
+    """The live panels and the score sheet, rendered now (see :func:`live_payload`)."""
+    if not may_view():
+        return _refused()
+    return jsonify(live_payload())
 
 
 @bp.get("/events")
 def events() -> Any:
-    """Server-sent events: every bus event as ``id: N`` + ``data: {json}``."""
+    """Server-sent events: every bus event as ``id: N`` + ``data: {json}``.
+
+    With ``?view=1`` (the dashboard page) the stream also carries ``event: view``
+    messages: the live panels rendered once for all pages after each change
+    (:mod:`web.view_push`)."""
     if not may_view():
         return _refused()
     dash = dashboard()
@@ -89,13 +99,14 @@ def events() -> Any:
         last_id = int(last) if last not in (None, "") else None
     except ValueError:
         last_id = None
+    views = request.args.get("view") == "1"
     try:
-        listener = dash.announcer.listen(last_id)
+        listener = dash.announcer.listen(last_id, views=views)
     except RuntimeError:
         return Response("the dashboard is shutting down\n", status=503, mimetype="text/plain")
     keepalive = float(current_app.config["SSE_KEEPALIVE_S"])
     response = Response(
-        stream_with_context(dash.announcer.stream(listener, keepalive)),
+        dash.announcer.stream(listener, keepalive),
         mimetype="text/event-stream",
     )
     response.headers["Cache-Control"] = "no-cache"

@@ -86,8 +86,11 @@ class DashboardServer:
             # none of them pokes the server's trigger after it is closed.
             self._server.task_dispatcher.shutdown(timeout=timeout)
             socket_map = getattr(self._server, "map", None) or getattr(self._server, "_map", None)
-            if socket_map is not None:
-                wasyncore.close_all(socket_map)
+            trigger = getattr(self._server, "trigger", None)
+            if socket_map is not None and trigger is not None:
+                # Close the sockets inside the server's own loop thread (a thunk run
+                # by its trigger); closing them from here races with its poll().
+                trigger.pull_trigger(lambda: wasyncore.close_all(socket_map))
             else:
                 self._server.close()
         except Exception:  # noqa: BLE001 - closing a half-dead server must not raise

@@ -1,6 +1,6 @@
 // The dashboard's live updates: server-sent events, the event log, match control.
-// Every bus event is added to the log at once, then the live panels are fetched
-// again (rendered by the server from the session's state, the one truth).
+// Every bus event is added to the log at once; the live panels arrive on the same
+// stream as "view" messages, rendered once by the server from the session's state.
 (function () {
   "use strict";
 
@@ -65,19 +65,25 @@
     while (logList.children.length > MAX_LOG) logList.removeChild(logList.lastChild);
   }
 
+  var shownEventId = -1;
+  function apply(data) {
+    // Views can cross (a pushed one and a fetched one): never go back in time.
+    if (data.event_id < shownEventId) return;
+    shownEventId = data.event_id;
+    live.innerHTML = data.live;
+    scoresheet.innerHTML = data.scoresheet;
+    live.dataset.mode = data.mode;
+    live.dataset.eventId = String(data.event_id);
+    live.dataset.renderedMs = String(nowMs());
+  }
+
   var inflight = false, again = false;
   function refresh() {
     if (inflight) { again = true; return; }
     inflight = true;
     fetch("/fragment/live", { credentials: "same-origin", cache: "no-store" })
       .then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.json(); })
-      .then(function (data) {
-        live.innerHTML = data.live;
-        scoresheet.innerHTML = data.scoresheet;
-        live.dataset.mode = data.mode;
-        live.dataset.eventId = String(data.event_id);
-        live.dataset.renderedMs = String(nowMs());
-      })
+      .then(apply)
       .catch(function (err) { setConnection("error", "Could not refresh: " + err.message); })
       .finally(function () {
         inflight = false;
@@ -91,8 +97,11 @@
   }
 
   function connect() {
-    var es = new EventSource("/events");
+    var es = new EventSource("/events?view=1");
     es.onopen = function () { setConnection("live", "Live"); refresh(); };
+    es.addEventListener("view", function (m) {
+      try { apply(JSON.parse(m.data)); } catch (e) { setConnection("error", "Bad view: " + e.message); }
+    });
     es.onerror = function () { setConnection("reconnecting", "Connection lost: reconnecting…"); };
     es.onmessage = function (m) {
       var received = nowMs();
@@ -100,7 +109,6 @@
       try { ev = JSON.parse(m.data); } catch (e) { return; }
       document.body.dataset.lastEventId = m.lastEventId;
       addLog(ev, m.lastEventId, received);
-      if (ev.type !== "leds" && ev.type !== "link") refresh();
     };
   }
 
