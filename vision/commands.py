@@ -99,6 +99,13 @@ def cmd_read(args: argparse.Namespace) -> int:
     except ImageError as exc:
         raise UserError(str(exc)) from None
     reader = _reader_for(args, image)
+    try:  # dice and cube, where the dice reader and its models are installed
+        from vision.dice_plugin import DicePlugin
+
+        plugin = DicePlugin()
+        reader.dice_reader, reader.cube_reader = plugin.dice, plugin.cube
+    except (ImportError, FileNotFoundError, OSError):
+        pass
     try:
         result = reader.read_full(image)
     except RegistrationError as exc:
