@@ -87,8 +87,8 @@ def calibrate_board(image_bgr: np.ndarray, corners: Optional[np.ndarray] = None,
     """Make a :class:`Profile` from one frame.
 
     ``corners``: (4, 2) image-order field corners, else ``aruco`` markers, else the
-    board is found automatically. ``learn``: ``"opening"`` or ``"reading"`` (see the
-    module's doc). Returns the profile and the frame's reading with the learned colours.
+    board is found automatically. ``learn``: ``"opening"``, ``"reading"`` (see the
+    module's doc) or ``"none"`` (colours are then clustered in every frame). Returns the profile and the frame's reading with the learned colours.
     Raises :class:`CalibrationError` or :class:`~vision.registration.RegistrationError`.
     """
     h, w = image_bgr.shape[:2]
@@ -104,6 +104,8 @@ def calibrate_board(image_bgr: np.ndarray, corners: Optional[np.ndarray] = None,
     field = field_from_corners(corners, (w, h), orientation, camera=camera)
     if learn == "opening":
         colours = learn_colours_opening(image_bgr, field, settings)
+    elif learn == "none":
+        colours = None
     elif learn == "reading":
         reading = read_checkers(warp_for_reading(image_bgr, field, settings), field, settings)
         if reading.colour_model is None:
@@ -111,7 +113,7 @@ def calibrate_board(image_bgr: np.ndarray, corners: Optional[np.ndarray] = None,
                                    "use a frame with both sets in view or --learn opening")
         colours = reading.colour_model
     else:
-        raise CalibrationError(f"learn must be 'opening' or 'reading', got {learn!r}")
+        raise CalibrationError(f"learn must be 'opening', 'reading' or 'none', got {learn!r}")
     profile = Profile(name=name, image_size=(w, h), corners=np.asarray(corners, float),
                       aruco=aruco, orientation=orientation,
                       camera=camera, colours=colours, settings=settings, notes=notes)

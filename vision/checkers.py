@@ -1,33 +1,39 @@
 """Reading the checkers on a registered board: count and colour per point, and the bar.
 
 Works on the canonical top-down field (:mod:`vision.registration`), at a reduced
-working scale for speed. The method, stage by stage:
+working scale (``CheckerSettings.work_scale``) for speed. Stage by stage:
 
 1. **Columns.** The two halves' outer edges are the field's edges; their inner
-   edges (where the bar gap starts) are fitted per frame from the points' tips
-   (:func:`fit_halves`), so boards with wide or narrow bars need no setting.
-2. **Circle evidence.** A checker is a disc about one point wide. For each point,
-   candidate centres run along the point's centre line; at each the edge strength
-   *across* the disc's outline (the radial colour gradient, Lab) is sampled on the
-   arc that faces the board's middle (the *far arc*) and on the arc facing the base
-   (the *near arc*), taking the best of a few radii and sideways shifts. The median
-   over an arc's angles rejects straight edges (the triangle's sides, the field's
-   edge), which cross only a few angles. Rims, shadows and outlines make dark
-   checkers on dark points and light on light points visible.
-3. **Stacks.** Checkers stand in a line from the point's base, touching or
-   overlapping. The count is the length of the chain of arc peaks that starts at the
-   base with spacings between ``min_pitch`` and ``max_pitch`` checker heights.
-4. **Colours.** Each checker's inner-disc colour (Lab) is taken; the two checker sets
-   are the two clusters (k-means, k=2) or the learned colours of a profile
-   (:class:`CheckerColours`); ``light`` is the one with the higher lightness.
-5. **Bar.** The same chain search runs along the bar's centre line from the middle
-   outwards (checkers on the bar sit on either side of the middle).
-6. **Occlusion.** Hands, arms and cups are large blobs explained neither by the
-   empty board's colours (field, the two point colours, the bar) nor by the
-   checker colours; points whose reading zone they cover are unreadable
-   (:func:`find_occluders`).
+   edges (where the bar gap starts) are fitted from the points' narrow tips
+   (:func:`fit_halves`), so wide and narrow bars need no setting. For a fixed
+   camera this is done once per registration.
+2. **Slots.** Checkers stand in a line from a point's base, about one point wide;
+   slot k is the k-th checker place (k = 0 at the base, up to the board's middle).
+3. **Outline evidence.** At each slot the edge strength *across* a checker-sized
+   ellipse (the radial Lab gradient) is sampled on the arc facing the board's middle,
+   at a few radii and slot offsets; its 30th percentile over the arc's angles is high
+   only for an outline running along most of the arc, not for the straight sides of
+   a point or the field's edge. Rims, shadows and outlines make dark checkers on dark
+   points and light ones on light points visible.
+4. **Template evidence.** The twelve points of one colour look alike when empty. Per
+   slot, the points without an outline whose middle shows their point colour give an
+   empty template (per-pixel median); a slot whose disc differs from it over most of
+   its area (``diff_percentile``) holds something. The threshold adapts to how well
+   the empty points match their template (``colour_floor`` .. ``colour_min``).
+5. **Stacks.** A point's count is the run of slots from the base whose evidence (the
+   stronger cue) reaches 1; a faint slot inside a stack is bridged (``slot_weak``).
+6. **Colours.** A point holds one colour: its checkers' median inner colour. The two
+   sets are the learned colours of a profile (:class:`CheckerColours`) or two robust
+   medoids over the points; ``light`` is the lighter. Points and bar checkers far
+   from both (dice, shadows) are dropped (:func:`classify_colours`).
+7. **Bar.** Runs along the bar's own band that differ from the empty bar, or show a
+   checker's outline; hinge pairs mirrored about the middle are dropped.
+8. **Occlusion.** Hands, arms and cups: large blobs that neither the empty templates
+   nor the checker colours explain, over a point's counted checkers or the slot
+   after them, make the point unreadable (:mod:`vision.occlusion`).
 
-Thresholds live in :class:`CheckerSettings` (profiles can override them).
+Thresholds live in :class:`CheckerSettings` (profiles can override them; every one
+is documented in ``calibration/README.md``).
 """
 
 from __future__ import annotations
@@ -47,28 +53,15 @@ class CheckerReadError(ValueError):
 
 @dataclasses.dataclass(frozen=True)
 class CheckerSettings:
-    """Tunable numbers of the checker reader (documented in ``calibration/README.md``).
+    """Tunable numbers of the checker reader; ``calibration/README.md`` documents each.
 
-    ``work_scale``: the field is read at this fraction of the canonical size.
-    ``checker_diameter``: a checker's diameter / a point's width.
-    ``edge_min``: the arc score (Lab gradient units) that counts as a checker's
-    outline. ``first_min``/``first_max``: where the first
-    checker's centre may lie, in checker heights from the base.
-    ``min_pitch``/``max_pitch``: spacing of checkers in a stack, in checker heights;
-    below ``touch`` checker heights they overlap (only the near arc shows).
-    ``colour_split``: least Lab distance between the two checker clusters for the
-    frame to hold two colours. ``occluder_min_area``: least occluder blob area in
-    checker areas. ``fit_halves``: fit the bar gap per frame (else use the geometry).
+    Lengths are in checker heights, colour distances in OpenCV 8-bit Lab units,
+    edge strengths in Lab gradient units (Sobel / 8).
     """
 
     work_scale: float = 0.5
     checker_diameter: float = 0.98
     edge_min: float = 8.0
-    first_min: float = 0.2
-    first_max: float = 0.95
-    min_pitch: float = 0.5
-    touch: float = 0.8
-    max_pitch: float = 1.35
     colour_split: float = 25.0
     occluder_min_area: float = 1.5
     occluder_fraction: float = 0.12
