@@ -244,11 +244,12 @@ def _slot_arcs(gx: np.ndarray, gy: np.ndarray, cols: _Columns, rx: float, ry: fl
 
 
 def _gradients(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sobel derivatives of the Lab field, (h, w, 3) int16 each, in 1/8 Lab units
+    (exact for the 8-bit Lab image; samples are scaled when they are used)."""
     import cv2
 
-    gx = cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3) * 0.125
-    gy = cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3) * 0.125
-    return gx, gy
+    lab8 = np.clip(lab, 0, 255).astype(np.uint8)
+    return cv2.Sobel(lab8, cv2.CV_16S, 1, 0, ksize=3), cv2.Sobel(lab8, cv2.CV_16S, 0, 1, ksize=3)
 
 
 def _arc_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, rx: float, ry: float,
@@ -272,7 +273,7 @@ def _arc_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, 
     xi = np.clip(np.rint(xs).astype(np.int32), 0, w - 1)
     yi = np.clip(np.rint(ys).astype(np.int32), 0, h - 1)
     nyb = np.broadcast_to(ny, xi.shape)[..., None]
-    g = gx[yi, xi] * ca[..., None] + gy[yi, xi] * nyb  # (N, A, R, 3)
+    g = gx[yi, xi] * (0.125 * ca[..., None]) + gy[yi, xi] * (0.125 * nyb)  # (N, A, R, 3), Lab units
     per_angle = np.sqrt((g * g).sum(-1)).max(axis=2)  # (N, A)
     q = int(round(percentile / 100.0 * (per_angle.shape[1] - 1)))
     return np.partition(per_angle, q, axis=1)[:, q].astype(np.float32)
@@ -475,7 +476,7 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.nda
             raw = np.partition(d, q, axis=1)[:, q]
             # On a clean board the empty points match their template closely: the
             # threshold drops towards ``colour_floor`` (dark checkers on dark points).
-            noise = float(np.median(raw[np.isin(idx, ref)]))
+            noise = float(np.median(raw[np.searchsorted(idx, ref)]))
             tau = float(np.clip(settings.colour_noise_k * noise, settings.colour_floor, settings.colour_min))
             diff[idx, k] = raw / tau
     ev = np.maximum(arc, diff)
