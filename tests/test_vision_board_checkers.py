@@ -190,3 +190,13 @@ def test_settings_round_trip():
     assert again == s
     with pytest.raises(ValueError):
         CheckerSettings.from_dict({"no_such_setting": 1})
+
+
+@pytest.mark.parametrize("style,light,dark", [("tournament", 11, 10), ("fmgammon", 9, 12)])
+def test_overlapping_tall_stacks(style, light, dark):
+    """Points with more checkers than fit in a line: the checkers overlap up to the middle."""
+    counts = [0] * 24
+    counts[5], counts[12] = light, 15 - light
+    counts[18], counts[0] = -dark, -(15 - dark)
+    r = render_board(BoardState.from_counts(counts), style, stack="overlap", lighting=Lighting(blur=0.5, noise=2))
+    assert _pairs(_read(r)) == _pairs(r.truth)

@@ -343,12 +343,14 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
     for i in range(24):
         e = ev["evidence"][i]
         n = _stack_count(e, settings)
-        for k in range(n):
-            v = ev["v"][k]
+        places = list(ev["v"][:n])
+        if n == len(e):  # the line reaches the middle: checkers may overlap (up to 15)
+            places = _tall_stack(gx, gy, cols, i, rx, ry, dh, h, settings) or places
+        for k, v in enumerate(places):
             x = float(cols.centres[i])
             y = float(cols.bases[i] + cols.dirs[i] * v)
             c = inner[int(np.clip(round(y), 0, h - 1)), int(np.clip(round(x), 0, w - 1))]
-            checkers.append(Checker(x, y, (float(c[0]), float(c[1]), float(c[2])), float(e[k]), i + 1))
+            checkers.append(Checker(x, y, (float(c[0]), float(c[1]), float(c[2])), float(e[min(k, len(e) - 1)]), i + 1))
     t4 = time.perf_counter()
     timings["points"] = (t4 - t3) * 1e3
 
@@ -574,6 +576,51 @@ def _bar_checkers(lab: np.ndarray, gx: np.ndarray, gy: np.ndarray, inner: np.nda
             out.append(Checker(float(bx), float(cy), (float(c[0]), float(c[1]), float(c[2])),
                                float(diff[int(np.clip(cy, 0, h - 1))]), 0))
     return out
+
+
+def _tall_stack(gx: np.ndarray, gy: np.ndarray, cols: _Columns, i: int, rx: float, ry: float, dh: float, h: int,
+                settings: CheckerSettings) -> list[float]:
+    """Checker places along a point whose line reaches the board's middle.
+
+    Overlapping checkers each show outlines across the line (near and far arcs peak
+    at every checker). The outline peaks (at least 0.3 checker apart) give the
+    spacing; when near and far agree on a spacing clearly less than a checker, the
+    count is the span over the spacing, plus one (at most 15).
+    Returns the checker centres (distances from the base) or ``[]`` when the line
+    does not overlap.
+    """
+    hh = int(0.5 * h)
+    v = np.arange(hh, dtype=np.float64)
+    cy = cols.bases[i] + cols.dirs[i] * v
+    cx = np.full(hh, cols.centres[i])
+    d = np.full(hh, cols.dirs[i])
+    found = []
+    for angles in (np.arange(200, 341, 10), np.arange(20, 161, 10)):
+        score = _arc_scores(gx, gy, cx, cy, rx, ry, d, angles) / settings.edge_min
+        order = np.argsort(-score)
+        peaks: list[int] = []
+        for j in order:
+            if score[j] < 1.0:
+                break
+            if j < 0.3 * dh or any(abs(j - q) < 0.3 * dh for q in peaks):
+                continue
+            peaks.append(int(j))
+        peaks.sort()
+        if len(peaks) < 3:
+            return []
+        found.append((peaks, float(np.median(np.diff(peaks)))))
+    (near, s_near), (far, s_far) = found
+    # Overlap shows on both sides of every checker's outline alike; rims or emblems
+    # that double the peaks on one side only do not count.
+    if max(s_near, s_far) >= 0.85 * dh or abs(s_near - s_far) > 0.3 * max(s_near, s_far):
+        return []
+    spacing = 0.5 * (s_near + s_far)
+    span = max(near[-1], far[-1]) - min(near[0], far[0])
+    n = int(min(15, round(span / spacing) + 1))
+    if n <= int((hh + 0.3 * dh) // dh):
+        return []
+    step = span / max(1, n - 1)
+    return [0.5 * dh + k * step for k in range(n)]
 
 
 def _stack_count(e: np.ndarray, settings: CheckerSettings) -> int:
