@@ -338,7 +338,7 @@ class ImportResult:
             "players": list(self.match.players),
             "games": [
                 {"number": g.number, "winner": g.winner, "points": g.points, "cube": g.cube,
-                 "crawford": g.crawford, "kind": g.kind}
+                 "crawford": g.crawford}
                 for g in self.match.games
             ],
         }
@@ -544,6 +544,9 @@ def export_mat(match: Match, *, event_date: Optional[str] = None) -> str:
                 current.append((e.player, f" {word} => {e.value}"))
             elif e.type == "cube" and e.action in ("take", "drop"):
                 current.append((e.player, " Takes" if e.action == "take" else " Drops"))
+            elif e.type == "cube" and e.action == "automatic_double":
+                raise MatError(f"game {replay.game_number}: an automatic double cannot be written"
+                               " to a .mat record")
             elif e.type == "game_end":
                 current.append((e.winner, f"Wins {e.points} point{'s' if e.points != 1 else ''}"))
     for number, (entries, score) in enumerate(zip(games, headers), start=1):

@@ -190,3 +190,23 @@ def test_parse_structure(shared_data):
     first = record.games[0].entries[0]
     assert (first.player, first.kind, first.dice, first.moves) == (1, "roll", (5, 2), "13/8 24/22")
     assert record.tags == {"EventDate": "2026.11.20"}
+
+
+def test_export_refuses_what_mat_cannot_hold():
+    match = Match(0, rules=MatchRules(automatic_doubles=1))
+    match.opening_roll((3, 3))
+    match.opening_roll((3, 1))
+    with pytest.raises(MatError, match="automatic double"):
+        export_mat(match)
+    match = Match(5)
+    match.opening_roll((3, 1))
+    match.play("8/5 6/5")
+    match.roll((6, 6))
+    match.set_dice((6, 5))  # a misread roll put right: representable
+    match.play("24/18 18/13")
+    assert "  1) 31: 8/5 6/5" in export_mat(match)
+    assert " 65: 24/18 18/13" in export_mat(match)
+    match.roll((2, 1))
+    match.set_position("4HPwATDgc/ABMA")  # the board itself overridden: not representable
+    with pytest.raises(MatError, match="correction"):
+        export_mat(match)
