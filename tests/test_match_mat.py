@@ -210,3 +210,37 @@ def test_export_refuses_what_mat_cannot_hold():
     match.set_position("4HPwATDgc/ABMA")  # the board itself overridden: not representable
     with pytest.raises(MatError, match="correction"):
         export_mat(match)
+
+
+def test_mutated_records_fail_only_with_mat_error(shared_data):
+    """Random damage to a real record: accepted (when still a legal match) or a
+    one-line MatError, never another exception."""
+    import random
+
+    text = _text(shared_data, FIVE)
+    rng = random.Random(5)
+    outcomes = {"ok": 0, "error": 0}
+    for _ in range(400):
+        lines = text.split("\n")
+        for _ in range(rng.randint(1, 3)):
+            k = rng.randrange(len(lines))
+            line = lines[k]
+            op = rng.randrange(5)
+            if op == 0:
+                del lines[k]
+            elif op == 1 and line:
+                j = rng.randrange(len(line))
+                lines[k] = line[:j] + rng.choice("0123456789/*: abDTW=>\t") + line[j + 1:]
+            elif op == 2:
+                lines.insert(k, lines[rng.randrange(len(lines))])
+            elif op == 3 and line:
+                lines[k] = line[: rng.randrange(len(line))]
+            elif op == 4:
+                lines[k] = line.replace("Takes", "Drops").replace("Wins 1 point", "Wins 2 points")
+        try:
+            import_mat("\n".join(lines))
+            outcomes["ok"] += 1
+        except MatError as exc:
+            assert "\n" not in str(exc) and str(exc)
+            outcomes["error"] += 1
+    assert outcomes["error"] > 200
