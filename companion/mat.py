@@ -344,7 +344,8 @@ class ImportResult:
         }
 
 
-def _import(record: MatRecord, rules: MatchRules, allow_unfinished: bool) -> Match:
+def _import(record: MatRecord, rules: MatchRules, allow_unfinished: bool,
+            allow_illegal: bool = False) -> Match:
     match = Match(record.match_length, players=record.players, rules=rules)
     for gi, game in enumerate(record.games):
         last_game = gi == len(record.games) - 1
@@ -389,6 +390,10 @@ def _import(record: MatRecord, rules: MatchRules, allow_unfinished: bool) -> Mat
                     try:
                         match.play(after, player=entry.player, notation=entry.moves)
                     except MatchError:
+                        if allow_illegal:  # the play stood: record it as a referee correction
+                            match.correct(after.swap(), on_roll=1 - entry.player, dice=None,
+                                          reason=f"illegal play {entry.moves!r} for {hi}{lo} in the record")
+                            continue
                         n = max(1, len(match.legal_plays()))
                         what = repr(entry.moves) if entry.moves else "(no move)"
                         if not match.legal_plays():
@@ -451,25 +456,29 @@ def _import_wins(match: Match, entry: MatEntry, game: int, fail) -> None:
 
 
 def import_mat(text: str, *, rules: Optional[MatchRules] = None,
-               allow_unfinished: bool = False) -> ImportResult:
+               allow_unfinished: bool = False, allow_illegal: bool = False) -> ImportResult:
     """Parse and replay a ``.mat`` record through our rules.
 
     ``rules``: the match rules; by default the Crawford rule, and for money
     sessions beavers (up to 3) with the Jacoby rule inferred from the record
     (tried off, then on). ``allow_unfinished``: accept a record that stops before
-    the match (or the last game) is over. Raises :class:`MatError` naming the
-    game, move number, line and reason at the first illegal or unparsable entry.
+    the match (or the last game) is over. ``allow_illegal``: keep an illegal play
+    that can be carried out on the board (one that stood because the opponent
+    accepted it) as a referee correction instead of stopping. Raises
+    :class:`MatError` naming the game, move number, line and reason at the first
+    illegal or unparsable entry.
     """
     record = parse_mat(text)
     if rules is not None:
-        return ImportResult(_import(record, rules, allow_unfinished), record)
+        return ImportResult(_import(record, rules, allow_unfinished, allow_illegal), record)
     if record.match_length > 0:
-        return ImportResult(_import(record, MatchRules(), allow_unfinished), record)
+        return ImportResult(_import(record, MatchRules(), allow_unfinished, allow_illegal), record)
     try:
-        return ImportResult(_import(record, MatchRules(beavers=3), allow_unfinished), record)
+        return ImportResult(_import(record, MatchRules(beavers=3), allow_unfinished, allow_illegal), record)
     except MatError as first_error:
         try:
-            return ImportResult(_import(record, MatchRules(beavers=3, jacoby=True), allow_unfinished),
+            return ImportResult(_import(record, MatchRules(beavers=3, jacoby=True), allow_unfinished,
+                                        allow_illegal),
                                 record)
         except MatError as second_error:
             # report the error of the reading that went further
@@ -502,6 +511,46 @@ def _play_notation(action: dict[str, Any], before, dice) -> str:
     return " ".join(f"{m.from_point}/{m.to_point}{'*' if m.hit else ''}" for m in play.moves)
 
 
+def board_change_notation(before, after) -> str:
+    """Checker moves (gnubg .mat form) that turn ``before`` into ``after``, both from
+    the mover's view, whether or not they are legal for any roll: used for an
+    illegal play that stood. Sources and destinations are paired from the back
+    (highest points first); ``*`` marks a point where an opponent's blot was hit.
+    Raises :class:`MatError` when the change is not a movement of the mover's
+    checkers (checkers appear or vanish, the opponent's checkers move other than
+    to the bar).
+    """
+    m0, m1 = before.mover, after.mover
+    o0, o1 = before.opponent, after.opponent
+    sources: list[int] = []
+    targets: list[int] = []
+    for p in range(26):
+        diff = m1[p] - m0[p]
+        if diff < 0:
+            sources += [p] * -diff
+        elif diff > 0:
+            targets += [p] * diff
+    if len(sources) != len(targets) or 25 in targets or 0 in sources:
+        raise MatError("checkers appeared or vanished")
+    hits = set()
+    for q in range(1, 25):  # opponent's own numbering
+        diff = o1[q] - o0[q]
+        if diff > 0 or (diff < 0 and not (o0[q] == 1 and o1[q] == 0)):
+            raise MatError("the opponent's checkers moved")
+        if diff < 0:
+            hits.add(25 - q)
+    if o1[25] - o0[25] != len(hits) or o1[0] != o0[0]:
+        raise MatError("the opponent's checkers moved")
+    sources.sort(reverse=True)
+    targets.sort(reverse=True)
+    moves = []
+    for a, b in zip(sources, targets):
+        if b >= a:
+            raise MatError("a checker moved backwards")
+        moves.append(f"{a}/{b}{'*' if b in hits else ''}")
+    return " ".join(moves)
+
+
 def export_mat(match: Match, *, event_date: Optional[str] = None) -> str:
     """The match as a Jellyfish ``.mat`` text in gnubg's layout.
 
@@ -525,8 +574,22 @@ def export_mat(match: Match, *, event_date: Optional[str] = None) -> str:
             raise MatError("a match set up from a Match ID cannot be written to a .mat record")
         if kind == "correction" and (action.get("position_id") != replay.position_id()
                                      or action.get("on_roll") != replay.on_roll):
-            raise MatError(f"game {replay.game_number}: a referee correction of the board"
-                           " cannot be written to a .mat record")
+            if not (replay.phase == PLAY and action.get("on_roll") == 1 - replay.on_roll
+                    and not action.get("dice")):
+                raise MatError(f"game {replay.game_number}: a referee correction of the board"
+                               " cannot be written to a .mat record")
+            # an illegal play that stood (accepted by the opponent): its checker moves
+            from companion.position import Position
+
+            before, dice, player = replay.position, replay.dice, replay.on_roll
+            after = Position.from_position_id(action["position_id"]).swap()
+            try:
+                text = board_change_notation(before, after)
+            except MatError as exc:
+                raise MatError(f"game {replay.game_number}: a referee correction cannot be"
+                               f" written to a .mat record ({exc.reason})") from None
+            hi, lo = max(dice), min(dice)
+            current.append((player, f"{hi}{lo}: {text} " if text else f"{hi}{lo}: "))
         if kind == "opening_roll" and replay.phase in ("opening_roll", GAME_OVER):
             if current is None or replay.phase == GAME_OVER:
                 current = []

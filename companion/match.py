@@ -558,7 +558,7 @@ class Match:
                 self._turn_event()]
 
     def _turn_event(self) -> ev.TurnEvent:
-        waiting = {MATCH_OVER: "game_over", RESIGNATION_RESPONSE: "cube_response"}.get(self.phase, self.phase)
+        waiting = "game_over" if self.phase == MATCH_OVER else self.phase
         return ev.TurnEvent(
             player=self.turn,
             waiting_for=waiting,

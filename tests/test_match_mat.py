@@ -244,3 +244,27 @@ def test_mutated_records_fail_only_with_mat_error(shared_data):
             assert "\n" not in str(exc) and str(exc)
             outcomes["error"] += 1
     assert outcomes["error"] > 200
+
+
+def test_illegal_play_that_stood_is_exported_and_reimported_on_request(shared_data):
+    """The referee records an illegal play accepted by the opponent as a correction;
+    the record shows its checker moves; a strict import stops there, and
+    ``allow_illegal`` keeps it."""
+    match = Match(5)
+    match.opening_roll((3, 1))
+    signed = match.position.to_signed()
+    signed[8] -= 1
+    signed[6] -= 1
+    signed[4] += 2  # 8/4 6/4 with 3-1: illegal
+    from companion.position import Position
+
+    illegal = Position.from_signed(signed)
+    match.correct(illegal.swap(), on_roll=1, dice=None, reason="illegal play accepted")
+    match.roll((6, 5))
+    match.play("24/18 18/13")
+    text = export_mat(match)
+    assert "  1) 31: 8/4 6/4 " in text
+    err = _error(text)
+    assert (err.game, err.move) == (1, 1) and "illegal play '8/4 6/4' for 31" in str(err)
+    again = import_mat(text, allow_illegal=True, allow_unfinished=True).match
+    assert again.position_id() == match.position_id() and again.match_id() == match.match_id()

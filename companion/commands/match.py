@@ -39,6 +39,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="also write the replayed match to a new match log")
     p.add_argument("--allow-unfinished", action="store_true",
                    help="accept a record that stops before the match is over")
+    p.add_argument("--allow-illegal", action="store_true",
+                   help="keep illegal plays that stood (accepted by the opponent) instead of stopping")
     p.set_defaults(func=_cmd_import)
 
     p = sub.add_parser("show", help="score sheet and state of the match in the log")
@@ -110,7 +112,8 @@ def _cmd_import(args: argparse.Namespace) -> int:
 
     text = _read_text(args.file)
     try:
-        result = import_mat(text, allow_unfinished=args.allow_unfinished)
+        result = import_mat(text, allow_unfinished=args.allow_unfinished,
+                            allow_illegal=args.allow_illegal)
     except MatError as exc:
         raise UserError(f"{args.file}: {exc}") from None
     match = result.match
