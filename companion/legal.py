@@ -87,6 +87,9 @@ def legal_plays(position: Position, dice: Union[Dice, tuple[int, int]]) -> "Lega
     if position.status():
         problems = " ".join(position.describe_status())
         raise IllegalPositionError(f"no legal plays for an impossible position: {problems}")
+    if position.is_game_over():
+        raise IllegalPositionError("no legal plays: a player has borne off all 15 checkers, "
+                                   "the game is over")
     return LegalPlays(position, Dice(d1, d2), _generate(position, d1, d2))
 
 
@@ -518,8 +521,8 @@ def plain_legal_results(position: Position, dice: Union[Dice, tuple[int, int]]) 
     of the benchmark and an independent cross-check in the tests. Same rules as
     :func:`legal_plays`; returns the set of resulting positions."""
     d1, d2 = _dice_values(dice)
-    if position.status():
-        raise IllegalPositionError("no legal plays for an impossible position")
+    if position.status() or position.is_game_over():
+        raise IllegalPositionError("no legal plays for an impossible or finished position")
     dice_list = (d1,) * 4 if d1 == d2 else (d1, d2)
     leaves: set[tuple[tuple[int, ...], int, int]] = set()
 

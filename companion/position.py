@@ -52,8 +52,8 @@ class PositionStatus(enum.IntFlag):
     #: Each player is on the bar against the other's closed home board: no sequence
     #: of legal plays reaches that (the last player to move could not have moved).
     BOTH_CLOSED_OUT = enum.auto()
-    #: A player has borne off all 15 checkers: the game is over, nobody is on roll.
-    GAME_OVER = enum.auto()
+    #: Both players have borne off all 15 checkers: only one of them can win.
+    BOTH_BORNE_OFF = enum.auto()
 
 
 def _side(values: Iterable[int], name: str) -> tuple[int, ...]:
@@ -193,7 +193,9 @@ class Position:
         """What is wrong with the position (``PositionStatus.VALID`` when nothing).
 
         Flags counts other than 15 a side, both colours on one point, both
-        players closed out on the bar at once, and finished games. Never raises.
+        players closed out on the bar at once, and both players borne off. A
+        finished game (one player with 15 off) is not wrong: see
+        :meth:`is_game_over`. Never raises.
         """
         flags = PositionStatus.VALID
         m, o = self.mover, self.opponent
@@ -211,9 +213,14 @@ class Position:
         if (m[BAR] and o[BAR] and all(o[p] >= 2 for p in range(1, 7))
                 and all(m[p] >= 2 for p in range(1, 7))):
             flags |= PositionStatus.BOTH_CLOSED_OUT
-        if m[OFF] >= CHECKERS or o[OFF] >= CHECKERS:
-            flags |= PositionStatus.GAME_OVER
+        if m[OFF] >= CHECKERS and o[OFF] >= CHECKERS:
+            flags |= PositionStatus.BOTH_BORNE_OFF
         return flags
+
+    def is_game_over(self) -> bool:
+        """True when a player has borne off all 15 checkers (a legal winning play
+        gives such a position; nobody is on roll in it)."""
+        return self.mover[OFF] >= CHECKERS or self.opponent[OFF] >= CHECKERS
 
     def is_valid(self) -> bool:
         """``status() == PositionStatus.VALID``."""
@@ -233,8 +240,8 @@ class Position:
             out.append("Both colours stand on point " + ", ".join(map(str, pts)) + ".")
         if flags & PositionStatus.BOTH_CLOSED_OUT:
             out.append("Both players are on the bar against a closed board.")
-        if flags & PositionStatus.GAME_OVER:
-            out.append("A player has borne off all 15 checkers: the game is over.")
+        if flags & PositionStatus.BOTH_BORNE_OFF:
+            out.append("Both players have borne off all 15 checkers.")
         return out
 
     # ------------------------------------------------------------------ display

@@ -68,7 +68,7 @@ def test_status_names_problems_without_raising():
     assert "point 6" in " ".join(both.describe_status())
 
 
-def test_both_closed_out_and_game_over():
+def test_both_closed_out_and_finished_games():
     side = [0] * 26
     for p in range(1, 7):
         side[p] = 2
@@ -79,7 +79,8 @@ def test_both_closed_out_and_game_over():
     done = [0] * 26
     done[0] = 15
     over = Position(tuple(done), Position.initial().opponent)
-    assert over.status() == PositionStatus.GAME_OVER
+    assert over.status() == PositionStatus.VALID and over.is_game_over()
+    assert Position(tuple(done), tuple(done)).status() == PositionStatus.BOTH_BORNE_OFF
 
 
 def test_bad_shapes_raise_value_errors():

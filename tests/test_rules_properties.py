@@ -65,6 +65,7 @@ def test_every_legal_play_gives_a_valid_position(pos, roll):
     for play in plays:
         result = play.result
         assert result.status() == 0 and result.count() == (15, 15)
+        assert result.off()[0] < 15 or not any(result.mover[1:])  # won only by bearing off
         assert play.apply_unchecked(pos) == result
         assert result in plays
         assert len(play.moves) == plays.max_moves

@@ -72,6 +72,9 @@ def _valid_before(pid: Any) -> Position:
     problems = pos.describe_status()
     if problems:
         raise UserError(f"position {pid} is impossible: {' '.join(problems)}")
+    if pos.is_game_over():
+        raise UserError(f"position {pid}: a player has borne off all 15 checkers, "
+                        "the game is over")
     return pos
 
 
