@@ -420,12 +420,14 @@ def _import(record: MatRecord, rules: MatchRules, allow_unfinished: bool,
                     match.drop(entry.player)
             except MatchError as exc:
                 raise fail(f"{who}: {entry.kind}: {exc}", entry) from None
-        if match.game_number == game.number and match.phase not in (GAME_OVER, MATCH_OVER):
+        if first:
+            if last_game and allow_unfinished:
+                break
+            raise fail("the game has no moves: the record is truncated")
+        if match.phase not in (GAME_OVER, MATCH_OVER):
             if last_game and allow_unfinished:
                 break
             raise fail("the game has no result ('Wins N points'): the record is truncated")
-        if match.game_number == game.number and not match.games[-1:]:
-            raise fail("the game has no result")
     if not allow_unfinished and match.length > 0 and not match.over:
         raise MatError(f"the match to {match.length} is unfinished at {match.score[0]}-{match.score[1]}"
                        " (truncated record?)")

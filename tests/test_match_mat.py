@@ -268,3 +268,11 @@ def test_illegal_play_that_stood_is_exported_and_reimported_on_request(shared_da
     assert (err.game, err.move) == (1, 1) and "illegal play '8/4 6/4' for 31" in str(err)
     again = import_mat(text, allow_illegal=True, allow_unfinished=True).match
     assert again.position_id() == match.position_id() and again.match_id() == match.match_id()
+
+
+def test_game_without_moves_is_truncation(shared_data):
+    text = _text(shared_data, FIVE)
+    start = text.index("  1) 51: 13/8 24/23")
+    end = text.index(" Game 3")
+    err = _error(text[:start] + "\n" + text[end:])
+    assert err.game == 2 and "no moves" in str(err)
