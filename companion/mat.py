@@ -134,7 +134,10 @@ def _entry(text: str, player: int, move: int, line: int) -> MatEntry:
     raise MatError(f"unparsable entry {text!r}", move=move, line=line)
 
 
-def _move_line(raw: str, number: int, line_no: int) -> list[MatEntry]:
+def _move_line(raw: str, number: int, line_no: int, right_column: int = RIGHT_COLUMN) -> list[MatEntry]:
+    """The entries of one numbered line; a lone entry belongs to the right player
+    when it starts past the middle between the columns (``right_column``: where
+    the right player's name starts in the game's score line)."""
     head = _MOVE_RE.match(raw)
     assert head
     rest_start = head.end()
@@ -153,7 +156,7 @@ def _move_line(raw: str, number: int, line_no: int) -> list[MatEntry]:
         players = [0, 1]
     else:
         column = rest_start + starts[0]
-        players = [1 if column >= (RIGHT_COLUMN + 5) // 2 + 5 else 0]
+        players = [1 if column >= (right_column + 6) // 2 else 0]
     return [_entry(p, pl, number, line_no) for p, pl in zip(pieces, players)]
 
 
@@ -201,6 +204,7 @@ def parse_mat(text: str) -> MatRecord:
                 raise MatError(f"players {names} differ from the first game's {players}",
                                game=game_no, line=index)
             current["score"] = (int(score.group(2)), int(score.group(4)))
+            current["right_column"] = max(score.start(3), 12)
             expect_score = False
             continue
         m = _MATCH_RE.match(raw)
@@ -228,7 +232,7 @@ def parse_mat(text: str) -> MatRecord:
             raise MatError(f"expected 'Game 1', got {stripped[:40]!r}", line=index)
         m = _WINS_RE.match(raw)
         if m:
-            player = 1 if len(m.group(1)) >= 20 else 0
+            player = 1 if len(m.group(1)) >= (current["right_column"] + 6) // 2 else 0
             current["entries"].append(MatEntry(player, "wins", value=int(m.group(2)),
                                                move=last_move or None, line=index))
             continue
@@ -239,7 +243,7 @@ def parse_mat(text: str) -> MatRecord:
                 raise MatError(f"move {number} follows move {last_move}", game=game_no, line=index)
             last_move = number
             try:
-                current["entries"].extend(_move_line(raw, number, index))
+                current["entries"].extend(_move_line(raw, number, index, current["right_column"]))
             except MatError as exc:
                 raise MatError(exc.reason, game=game_no, move=number, line=index) from None
             continue

@@ -276,3 +276,35 @@ def test_game_without_moves_is_truncation(shared_data):
     end = text.index(" Game 3")
     err = _error(text[:start] + "\n" + text[end:])
     assert err.game == 2 and "no moves" in str(err)
+
+
+XG_LAYOUT = '''; [Site "XG Mobile"]
+; [Player 1 "Ken"]
+
+3 point match
+
+ Game 1
+ Ken : 0                              Robot : 0
+  1) 41: 13/9 24/23                   16: 13/7 8/7
+  2) 53: 8/3 6/3                      66: 8/2(2) 7/1(2)
+  3)  Doubles => 2                     Drops
+      Wins 1 point
+
+ Game 2
+ Ken : 1                              Robot : 0
+  1)                                  31: 8/5 6/5
+  2) 21: 13/11 24/23                  64: 24/14*
+  3) 55:                              Wins 3 points and the match
+'''
+
+
+def test_other_programs_layout():
+    """Wider columns, low die first, (n) repeats, "Wins" on the move line,
+    "and the match": the columns are found from the game's score line."""
+    result = import_mat(XG_LAYOUT)
+    assert result.summary()["final_score"] == [1, 3]
+    assert [(g.winner, g.points, g.kind) for g in result.match.games] == [
+        (0, 1, "drop"), (1, 3, "resign")]
+    # Ken cannot enter against Robot's 5-point anchor... nor may he move 13/3(2)
+    err = _error(XG_LAYOUT.replace("  3) 55:  ", "  3) 55: 13/3(2)"))
+    assert (err.game, err.move) == (2, 3) and "no checker can move" in str(err)
