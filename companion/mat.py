@@ -477,23 +477,42 @@ def import_mat(text: str, *, rules: Optional[MatchRules] = None,
     record = parse_mat(text)
     if rules is not None:
         return ImportResult(_import(record, rules, allow_unfinished, allow_illegal), record)
-    if record.match_length > 0:
-        return ImportResult(_import(record, MatchRules(), allow_unfinished, allow_illegal), record)
-    try:
-        return ImportResult(_import(record, MatchRules(beavers=3), allow_unfinished, allow_illegal), record)
-    except MatError as first_error:
+    candidates = rules_from_tags(record)
+    errors: list[MatError] = []
+    for candidate in candidates:
         try:
-            return ImportResult(_import(record, MatchRules(beavers=3, jacoby=True), allow_unfinished,
-                                        allow_illegal),
-                                record)
-        except MatError as second_error:
-            # report the error of the reading that went further
-            return _raise_later(first_error, second_error)
+            return ImportResult(_import(record, candidate, allow_unfinished, allow_illegal), record)
+        except MatError as exc:
+            errors.append(exc)
+    # report the error of the reading that went furthest
+    raise max(errors, key=lambda e: (e.game or 0, e.line or 0))
 
 
-def _raise_later(a: MatError, b: MatError):
-    key = lambda e: (e.game or 0, e.line or 0)  # noqa: E731
-    raise (b if key(b) > key(a) else a)
+def _switch(value: Optional[str]) -> Optional[bool]:
+    if value is None:
+        return None
+    word = value.strip().lower()
+    if word in ("on", "yes", "true", "1"):
+        return True
+    if word in ("off", "no", "false", "0"):
+        return False
+    return None
+
+
+def rules_from_tags(record: MatRecord) -> list[MatchRules]:
+    """The rule sets to try for a record, from its header tags (``; [Crawford "Off"]``,
+    ``; [Jacoby "On"]``, ``; [Beaver "On"]``, as eXtreme Gammon writes them) and
+    otherwise the usual defaults: the Crawford rule in matches; in money play
+    beavers (up to 3) and the Jacoby rule tried off, then on."""
+    tags = {k.lower(): v for k, v in record.tags.items()}
+    crawford = _switch(tags.get("crawford"))
+    jacoby = _switch(tags.get("jacoby"))
+    beaver = _switch(tags.get("beaver", tags.get("beavers")))
+    if record.match_length > 0:
+        return [MatchRules(crawford=crawford is not False)]
+    beavers = 0 if beaver is False else 3
+    options = [jacoby] if jacoby is not None else [False, True]
+    return [MatchRules(beavers=beavers, jacoby=j) for j in options]
 
 
 # ------------------------------------------------------------ exporting

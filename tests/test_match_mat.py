@@ -308,3 +308,15 @@ def test_other_programs_layout():
     # Ken cannot enter against Robot's 5-point anchor... nor may he move 13/3(2)
     err = _error(XG_LAYOUT.replace("  3) 55:  ", "  3) 55: 13/3(2)"))
     assert (err.game, err.move) == (2, 3) and "no checker can move" in str(err)
+
+
+def test_header_tags_set_the_rules(shared_data):
+    text = _text(shared_data, FIVE)
+    # a double in game 3 is illegal under the Crawford rule...
+    doubled = text.replace("  2) 51: 13/8 6/5* ", "  2)  Doubles => 2                Drops\n"
+                                                  "      Wins 1 point\n", 1)
+    doubled = doubled[: doubled.index(" Game 4")]
+    assert "Crawford" in str(_error(doubled))
+    # ...and legal in a match played without it
+    result = import_mat('; [Crawford "Off"]\n' + doubled, allow_unfinished=True)
+    assert result.match.score == (3, 4) and not result.match.games[2].crawford
