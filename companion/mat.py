@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any, Optional, Sequence
+from typing import Any, Optional
 
 from companion.match import Match, MatchError, MatchRules, PLAY, CUBE_RESPONSE, GAME_OVER, MATCH_OVER
 
