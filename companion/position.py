@@ -66,6 +66,8 @@ class PositionStatus(enum.IntFlag):
 
 def _side(values: Iterable[int], name: str) -> tuple[int, ...]:
     side = tuple(values)
+    if len(side) == 26 and all(type(v) is int for v in side) and min(side) >= 0:
+        return side
     if len(side) != 26:
         raise PositionError(f"{name}: 26 counts (off, points 1-24, bar), got {len(side)}")
     for v in side:
@@ -97,6 +99,14 @@ class Position:
         object.__setattr__(self, "opponent", _side(self.opponent, "opponent"))
 
     # ----------------------------------------------------------------- builders
+    @classmethod
+    def _trusted(cls, mover: tuple[int, ...], opponent: tuple[int, ...]) -> "Position":
+        """Build without checking (internal: callers pass two 26-tuples of ints >= 0)."""
+        pos = object.__new__(cls)
+        object.__setattr__(pos, "mover", mover)
+        object.__setattr__(pos, "opponent", opponent)
+        return pos
+
     @classmethod
     def initial(cls) -> "Position":
         """The starting position: 2 on the 24-point, 5 on 13, 3 on 8, 5 on 6, each side."""
