@@ -43,7 +43,10 @@ class IllegalPlayError(ValueError):
 class PositionStatus(enum.IntFlag):
     """What is wrong with a position, as bits (``VALID`` = 0 = nothing).
 
-    Only impossibilities are flagged, never mere oddities.
+    Only impossibilities are flagged, never mere oddities. A player on the bar
+    against a closed board while the other bears off is NOT flagged: it happens
+    (a blot hit in the home board during the bear-off, then the board closed);
+    both players closed out on the bar at once cannot happen and is flagged.
     """
 
     VALID = 0
