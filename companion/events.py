@@ -184,6 +184,7 @@ class BoardStatusEvent(Event):
     detail: str = ""
 
 
+@dataclasses.dataclass(frozen=True)
 class ButtonEvent(Event):
     """A button on the LED board: ``button`` ``"confirm"`` or ``"undo"``; ``action``
     ``"press"`` or ``"long_press"``."""
