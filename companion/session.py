@@ -314,12 +314,10 @@ class Session:
 
     def match_record(self) -> str:
         """The match so far as Jellyfish ``.mat`` text (``companion.mat``)."""
-        from companion import mat
+        from companion.mat import export_mat
 
         with self._lock:
-            match = self.referee.match
-            writer = getattr(mat, "export_match", None) or getattr(mat, "to_mat", None) or getattr(mat, "write_mat")
-            return writer(match)
+            return export_mat(self.referee.match)
 
     def latest_frame_jpeg(self) -> Optional[bytes]:
         """The newest frame with the reading and the referee's state drawn over
