@@ -18,6 +18,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "companion.commands.rules",
     "companion.commands.match",
     "companion.commands.leds",
+    "vision.commands",
+    "vision.dice_commands",
     "companion.commands.watch",
 )
 
