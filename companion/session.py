@@ -212,16 +212,22 @@ class Session:
                 self.motion.reset()
         self.bus.publish(SourceStatusEvent(status=status, detail=detail))
 
-    def run(self, grabber, stop: threading.Event, on_frame: Optional[Callable[[Any, float], None]] = None) -> None:
+    def run(self, grabber, stop: threading.Event, on_frame: Optional[Callable[[Any, float], None]] = None,
+            pace: Optional[Callable[[Any], None]] = None) -> None:
         """Process frames from ``grabber`` (a started ``FrameGrabber``) until a
-        finite source ends or ``stop`` is set. ``on_frame(frame, seconds)`` is
-        called after each frame with its processing time (for benchmarks)."""
+        finite source ends or ``stop`` is set. ``pace(frame)`` is called before
+        each frame (to play a file in real time); ``on_frame(frame, seconds)``
+        after it, with its processing time (for benchmarks)."""
         while not stop.is_set():
             frame = grabber.get(timeout=0.25)
             if frame is None:
                 if grabber.ended or not grabber.source.live:
                     break
                 continue
+            if pace is not None:
+                pace(frame)
+                if stop.is_set():
+                    break
             t0 = time.perf_counter()
             self.process_frame(frame)
             if on_frame is not None:

@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import cv2
+import numpy as np
 import pytest
 
 from companion.bus import EventBus
@@ -71,3 +72,37 @@ def test_the_real_photos_go_through_watch(repo_root, shared_data):
     assert seen | bad == set(range(photos))
     assert events[-1]["type"] in ("source", "board", "turn", "observation")
     assert any(e["type"] == "source" and e["status"] == "ended" for e in events)
+
+
+def test_watch_serves_the_dashboard_while_it_runs(repo_root, tmp_path):
+    """``--web HOST:PORT``: the dashboard answers with the session's state."""
+    import re
+    import time
+    import urllib.request
+
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for i in range(40):
+        cv2.imwrite(str(folder / f"f{i:03d}.png"), np.full((48, 64, 3), 90, np.uint8))
+    env = dict(os.environ, PYTHONPATH=str(repo_root))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion", "watch", "--keyboard", "off", "--source", str(folder), "--fps", "5",
+         "--speed", "1", "--web", "127.0.0.1:0", "--stills"],
+        cwd=repo_root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        url = None
+        deadline = time.monotonic() + 60
+        while url is None and time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            m = re.search(r"dashboard: (http://127\.0\.0\.1:\d+)/", line)
+            if m:
+                url = m.group(1)
+        assert url, "the dashboard's address was not printed"
+        with urllib.request.urlopen(url + "/api/state", timeout=10) as response:
+            state = json.loads(response.read())
+        assert state["waiting_for"] == "opening_roll" and state["match_length"] == 5
+        assert proc.wait(timeout=60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()

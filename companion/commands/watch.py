@@ -17,6 +17,9 @@ from typing import Any
 
 from companion.cli import UserError
 
+#: Where the dashboard is served unless ``--web`` says otherwise.
+DEFAULT_WEB = "127.0.0.1:8080"
+
 
 def _host_port_text(text: str) -> str:
     host, sep, port = text.rpartition(":")
@@ -47,7 +50,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--calibration", metavar="FILE", help="board profile from `companion calibrate` (corners, colours)")
     p.add_argument("--corners", metavar="X,Y,...", help="the playing field's corners TL,TR,BR,BL in image pixels (as `companion read --corners`)")
     p.add_argument("--match-length", type=int, default=5, metavar="N", help="match to N points; 0 for a money session (default 5)")
-    p.add_argument("--web", type=_host_port_text, default="127.0.0.1:8080", metavar="HOST:PORT",
+    p.add_argument("--web", type=_host_port_text, default=None, metavar="HOST:PORT",
                    help="serve the dashboard here (default 127.0.0.1:8080; port 0 picks a free one)")
     p.add_argument("--no-web", action="store_true", help="do not serve the dashboard")
     p.add_argument("--serial", metavar="PORT|fake", help="drive the LED board on this serial port ('fake': a simulated board)")
@@ -170,10 +173,14 @@ def _start_web(args: argparse.Namespace, session: Any, stack: list, say) -> None
     except ImportError as exc:
         say(f"dashboard not available ({exc}); running without it")
         return
+    address = args.web or DEFAULT_WEB
     try:
-        server = start_dashboard(session, args.web, say=say)
+        server = start_dashboard(session, address, say=say)
     except OSError as exc:
-        raise UserError(f"cannot serve the dashboard on {args.web}: {exc.strerror or exc}") from None
+        if args.web is None:  # the default address is busy: go on without the dashboard
+            say(f"dashboard not started: {address} is not available ({exc.strerror or exc}); use --web HOST:PORT")
+            return
+        raise UserError(f"cannot serve the dashboard on {address}: {exc.strerror or exc}") from None
     except ValueError as exc:
         raise UserError(f"--web: {exc}") from None
     stack.append(server.stop)
@@ -322,12 +329,12 @@ def run(args: argparse.Namespace) -> int:
 
             t_start = time.monotonic()
 
-            def pace(frame: Any, _seconds: float) -> None:
+            def pace(frame: Any) -> None:
                 wait = t_start + frame.timestamp_ms / 1000.0 / speed - time.monotonic()
                 if wait > 0:
                     stop.wait(wait)
 
-        session.run(grabber, stop, on_frame=pace)
+        session.run(grabber, stop, pace=pace)
         st = session.state()
         say(f"done: {st['frames']['seen']} frames, score {st['score'][0]}-{st['score'][1]}")
         return 0
