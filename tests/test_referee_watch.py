@@ -106,3 +106,17 @@ def test_watch_serves_the_dashboard_while_it_runs(repo_root, tmp_path):
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_watch_drives_the_fake_led_board(repo_root, tmp_path):
+    """``--serial fake``: the LED bridge is attached to the bus (its link events
+    arrive in the JSON lines) and closed at the end."""
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for i in range(10):
+        cv2.imwrite(str(folder / f"f{i:03d}.png"), np.full((48, 64, 3), 90, np.uint8))
+    r = _watch(repo_root, "--source", str(folder), "--fps", "5", "--speed", "1", "--stills", "--serial", "fake",
+               "--events-jsonl", "-", env_extra={"NO_COLOR": "1"})
+    assert r.returncode == 0, r.stderr[-1500:]
+    links = [json.loads(line) for line in r.stdout.splitlines() if '"type": "link"' in line]
+    assert links and links[0]["state"] in ("connecting", "connected")
