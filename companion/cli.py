@@ -15,6 +15,12 @@ from companion import __version__
 
 #: Modules that contribute sub-commands; each has ``register(subparsers)``.
 COMMAND_MODULES: tuple[str, ...] = (
+    "companion.commands.rules",
+    "companion.commands.match",
+    "companion.commands.leds",
+    "vision.commands",
+    "vision.dice_commands",
+    "companion.commands.watch",
 )
 
 

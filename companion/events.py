@@ -169,3 +169,26 @@ class LinkStateEvent(Event):
     state: str = "connecting"
     port: str = ""
     detail: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class BoardStatusEvent(Event):
+    """What the stability filter makes of the board, on each change:
+    ``status`` ``"moving"``, ``"occluded"`` (a hand or arm over it),
+    ``"settling"``, ``"undecided"`` (frames disagree), ``"held"`` (impossible
+    checker totals: not judged), ``"stable"``, ``"unreadable"``; ``detail`` a
+    sentence (why a reading is held)."""
+
+    type = "board"
+    status: str = "stable"
+    detail: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class ButtonEvent(Event):
+    """A button on the LED board: ``button`` ``"confirm"`` or ``"undo"``; ``action``
+    ``"press"`` or ``"long_press"``."""
+
+    type = "button"
+    button: str = "confirm"
+    action: str = "press"

@@ -1,0 +1,107 @@
+"""Speed of the dice and cube readers on one core: ``python benchmarks/bench_dice.py [--frames N]``.
+
+- registered 1280x720 board frames (rendered, with a roll and a cube): dice + cube from one
+  detector pass (:func:`vision.cube.read_dice_and_cube` with the field), and the same plus the
+  cocked-dice judgement (:func:`vision.cocked.judge_roll`, tilt network included);
+- free photos (the real dice photos, 640x640 and 640x480): the image pyramid, no field.
+
+Prints medians and p99 in milliseconds, and the ratio to a baseline measured in the same process
+(a 5x5 Gaussian blur of the 1280x720 frame) so runs on different machines can be compared.
+Writes ``benchmarks/results/bench_dice.json``. Targets (issue 5): 10 ms median registered,
+50 ms median free photo.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import statistics
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def timed(fn, repeat: int) -> list[float]:
+    """Run ``fn`` ``repeat`` times; milliseconds per call."""
+    out = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        out.append((time.perf_counter() - t) * 1000)
+    return out
+
+
+def summary(ms: list[float]) -> dict[str, float]:
+    """Median, p99 and mean of a list of milliseconds."""
+    s = sorted(ms)
+    return {"median_ms": statistics.median(s), "p99_ms": s[min(len(s) - 1, int(0.99 * len(s)))],
+            "mean_ms": statistics.fmean(s), "runs": len(s)}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--frames", type=int, default=20, help="rendered board frames")
+    ap.add_argument("--photos", type=int, default=40, help="real photos")
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--out", type=pathlib.Path, default=ROOT / "benchmarks" / "results" / "bench_dice.json")
+    args = ap.parse_args()
+
+    import cv2
+    import numpy as np
+
+    from vision.cocked import TiltModel, judge_roll
+    from vision.cube import CubeReader, read_dice_and_cube
+    from vision.dice import DiceReader
+    from vision.dice_data import default_dice_root, iter_datasets
+    from vision.render_dice import render_roll_on_board
+
+    cv2.setNumThreads(1)
+    reader, cube_reader, tilt = DiceReader(), CubeReader(), TiltModel()
+    rng = np.random.default_rng(0)
+    rolls = [render_roll_on_board(rng) for _ in range(args.frames)]
+    frame = rolls[0].image
+    base = timed(lambda: cv2.GaussianBlur(frame, (5, 5), 0), 200)
+    reg, reg_cocked = [], []
+    for roll in rolls:
+        read_dice_and_cube(roll.image, roll.field, reader=reader, cube_reader=cube_reader)  # warm-up
+        reg += timed(lambda: read_dice_and_cube(roll.image, roll.field, reader=reader, cube_reader=cube_reader), args.repeat)
+
+        def full() -> None:
+            dice, _ = read_dice_and_cube(roll.image, roll.field, reader=reader, cube_reader=cube_reader)
+            judge_roll(dice, roll.field, roll.image, roller=roll.roller, tilt_model=tilt)
+        reg_cocked += timed(full, args.repeat)
+    free: dict[str, list[float]] = {}
+    root = default_dice_root()
+    if root.is_dir():
+        for name, items in iter_datasets(root):
+            ims = [cv2.imread(str(it.path)) for it in items[:: max(len(items) // args.photos, 1)][: args.photos]]
+            free[name] = []
+            for im in ims:
+                read_dice_and_cube(im, None, reader=reader, cube_reader=cube_reader)
+                free[name] += timed(lambda: read_dice_and_cube(im, None, reader=reader, cube_reader=cube_reader), 2)
+    bmed = statistics.median(base)
+    res = {
+        "baseline_gaussian_blur_1280x720": summary(base),
+        "registered_1280x720_dice_and_cube": summary(reg),
+        "registered_1280x720_dice_cube_and_cocked": summary(reg_cocked),
+        "free_photo": {k: summary(v) for k, v in free.items()},
+        "threads": 1,
+    }
+    print(f"baseline (5x5 blur of a 1280x720 frame): median {bmed:.3f} ms")
+    for key in ("registered_1280x720_dice_and_cube", "registered_1280x720_dice_cube_and_cocked"):
+        s = res[key]
+        print(f"{key}: median {s['median_ms']:.2f} ms, p99 {s['p99_ms']:.2f} ms, "
+              f"{s['median_ms'] / bmed:.0f}x baseline (target 10 ms)")
+    for k, s in res["free_photo"].items():
+        print(f"free photo {k}: median {s['median_ms']:.2f} ms, p99 {s['p99_ms']:.2f} ms, "
+              f"{s['median_ms'] / bmed:.0f}x baseline (target 50 ms)")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(res, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

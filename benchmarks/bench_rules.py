@@ -1,0 +1,135 @@
+"""Rules benchmark: legal-play generation throughput and ``check`` verdict latency.
+
+    python benchmarks/bench_rules.py [--n 10000] [--seed 20261121] [--out benchmarks/results/bench_rules.txt]
+
+Positions and rolls: ``companion.sampling.sample`` (seeded; kinds playout, scatter,
+bearoff, bar_closed, prime in turn; fair dice, so doubles 1/6). Throughput is
+``len(legal_plays(position, dice))`` (every distinct resulting position found) on
+one core, best and median of 3 passes; the baseline is the plain recursive
+generator ``companion.legal.plain_legal_results`` run in the same process on the
+same positions. Times are CPU time of this process (``time.process_time``), so
+other load on a shared machine does not count. Verdict latency: ``judge(before, dice, after)`` for observed
+boards that are legal plays, legal prefixes and illegal changes (a third each).
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import random
+import statistics
+import sys
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+
+from companion.legal import legal_plays, plain_legal_results  # noqa: E402
+from companion.play import apply_steps  # noqa: E402
+from companion.sampling import sample  # noqa: E402
+from companion.verdict import judge  # noqa: E402
+
+
+def throughput(pairs, fn) -> float:
+    """Positions per CPU second of this process (robust on a shared machine)."""
+    t0 = time.process_time()
+    for pos, dice in pairs:
+        fn(pos, dice)
+    return len(pairs) / (time.process_time() - t0)
+
+
+def percentile(values, q):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+def verdict_cases(pairs, rng, n):
+    cases = []
+    for pos, dice in pairs:
+        if len(cases) >= n:
+            break
+        plays = legal_plays(pos, dice)
+        if not plays:
+            continue
+        kind = len(cases) % 3
+        play = rng.choice(list(plays))
+        steps = [(m.from_point, m.to_point) for m in play.moves]
+        if kind == 0:
+            after = play.result
+        elif kind == 1:
+            if len(steps) < 2:
+                continue
+            after = apply_steps(pos, steps[:rng.randint(1, len(steps) - 1)])
+            if after in plays:  # e.g. 4/off equals 4/2 2/off: a legal play already
+                continue
+        else:
+            s, t = steps[0]
+            bad = [(s, max(0, t - 1))] + steps[1:]  # one pip too far
+            try:
+                after = apply_steps(pos, bad, allow_held=True)
+            except ValueError:
+                continue
+            if after in plays:
+                continue
+        cases.append((("legal", "prefix", "illegal")[kind], pos, dice, after))
+    return cases
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=10000, help="positions (default 10000)")
+    parser.add_argument("--seed", type=int, default=20261121)
+    parser.add_argument("--baseline-n", type=int, default=2000,
+                        help="positions for the plain generator (default 2000)")
+    parser.add_argument("--verdicts", type=int, default=3000)
+    parser.add_argument("--out", type=pathlib.Path, default=None)
+    args = parser.parse_args(argv)
+
+    pairs = list(sample(args.seed, args.n))
+    doubles = sum(d.is_double for _, d in pairs)
+    lines = [f"rules benchmark: {len(pairs)} seeded positions (seed {args.seed}), "
+             f"{doubles} doubles, Python {sys.version.split()[0]}, one core"]
+
+    w0 = time.perf_counter()
+    fast = [throughput(pairs, lambda p, d: len(legal_plays(p, d))) for _ in range(3)]
+    wall = 3 * len(pairs) / (time.perf_counter() - w0)
+    base_pairs = pairs[:args.baseline_n]
+    fast_same = throughput(base_pairs, lambda p, d: len(legal_plays(p, d)))
+    plain = throughput(base_pairs, plain_legal_results)
+    lines.append(f"legal_plays: {max(fast):,.0f} positions/s best, {statistics.median(fast):,.0f} "
+                 "median of 3 passes, CPU time (target >= 20,000); wall clock on this "
+                 f"shared machine: {wall:,.0f}/s")
+    lines.append(f"plain recursive generator: {plain:,.0f} positions/s on the first "
+                 f"{len(base_pairs)}; legal_plays on the same: {fast_same:,.0f}/s; "
+                 f"ratio {fast_same / plain:.1f}x")
+    for label, pick in (("non-doubles", lambda d: not d.is_double),
+                        ("doubles", lambda d: d.is_double)):
+        sub = [(p, d) for p, d in pairs if pick(d)]
+        lines.append(f"  {label}: {throughput(sub, lambda p, d: len(legal_plays(p, d))):,.0f} "
+                     f"positions/s over {len(sub)}")
+
+    rng = random.Random(args.seed)
+    cases = verdict_cases(pairs, rng, args.verdicts)
+    times = {"legal": [], "prefix": [], "illegal": []}
+    for kind, pos, dice, after in cases:
+        t0 = time.thread_time()
+        v = judge(pos, dice, after)
+        times[kind].append((time.thread_time() - t0) * 1000)
+        expected = {"legal": "legal", "prefix": "in_progress", "illegal": "illegal"}[kind]
+        assert v.kind == expected, (kind, v.kind, pos, dice)
+    every = [t for ts in times.values() for t in ts]
+    lines.append(f"check verdict: median {statistics.median(every):.3f} ms, p99 "
+                 f"{percentile(every, 0.99):.3f} ms over {len(every)} verdicts "
+                 "(target median < 0.5 ms)")
+    for kind, ts in times.items():
+        lines.append(f"  {kind}: median {statistics.median(ts):.3f} ms, p99 "
+                     f"{percentile(ts, 0.99):.3f} ms ({len(ts)})")
+    text = "\n".join(lines)
+    print(text)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,176 @@
+"""Benchmark of ``companion watch``: frames per second on one core, and the
+latency from the frame in which the dice are picked up to the verdict.
+
+Usage (from the project root)::
+
+    python benchmarks/bench_watch.py                 # rendered 1280x720 game, full pipeline
+    python benchmarks/bench_watch.py --turns 4       # shorter
+    python benchmarks/bench_watch.py --json benchmarks/results/bench_watch.json
+
+What it does, all in one process pinned to one core (OpenCV and BLAS threads 1):
+
+1. Renders a seeded scripted game (``companion.scripted_game.random_game``)
+   with the project's renderers at 1280x720, 30 frames per second of game
+   time, and holds the frames in memory (a camera delivers frames in memory).
+2. **watch**: every frame through ``Session.process_frame`` (motion ->
+   board reader on still frames only -> stability filter -> referee): per-frame
+   time, median and p99, sustained frames per second (frames / total time).
+3. **baseline** (same process, same frames): the board reader on every frame,
+   as a pipeline without the motion gate would run; the ratio of the two.
+4. **latency**: for every end of turn (the first frame without the dice after
+   a play), the time until its verdict at 30 fps: ``(frames until the verdict
+   frame) x 33.3 ms + that frame's processing time``; median and p90.
+5. **referee only**: stability filter + referee per observation (no pixels).
+6. Checks the verdict stream against the script's ground truth and reports
+   the false accusations and missed illegal plays.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pathlib
+import statistics
+import sys
+import time
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def _pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    if not values:
+        return float("nan")
+    k = min(len(values) - 1, max(0, round(q * (len(values) - 1))))
+    return values[k]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--turns", type=int, default=8, help="turns before the game is ended by a dropped double")
+    parser.add_argument("--size", default="1280x720")
+    parser.add_argument("--fps", type=float, default=30.0)
+    parser.add_argument("--json", metavar="FILE", help="write the figures here")
+    args = parser.parse_args(argv)
+
+    import cv2
+
+    cv2.setNumThreads(1)
+    if hasattr(os, "sched_setaffinity"):
+        try:
+            os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+        except OSError:
+            pass
+
+    from companion.bus import EventBus
+    from companion.commands.watch import _make_reader
+    from companion.demo import render_scene
+    from companion.scripted_game import comparable, expected_comparable, observations, random_game
+    from companion.session import Session
+    from vision.sources import Frame
+
+    w, h = (int(v) for v in args.size.lower().split("x"))
+    script = random_game(args.seed, match_length=5, illegal_rate=0.15, cocked_rate=0.1, max_turns=args.turns)
+    print(f"script: {len(script.scenes)} scenes, {script.frames} frames, {len(script.expected)} expected events", flush=True)
+
+    t0 = time.perf_counter()
+    cache: dict = {}
+    frames = []
+    scene_of_frame = []
+    for si, scene in enumerate(script.scenes):
+        if scene not in cache:
+            cache[scene] = render_scene(scene, size=(w, h), seed=len(cache))
+        for _ in range(scene.frames):
+            frames.append(cache[scene])
+            scene_of_frame.append(si)
+    print(f"rendered {len(cache)} distinct scenes in {time.perf_counter() - t0:.1f} s", flush=True)
+
+    reader = _make_reader(argparse.Namespace(calibration=None))
+
+    # --- watch: the full pipeline -----------------------------------------
+    bus = EventBus()
+    events: list[tuple[int, dict]] = []
+    current = [0]
+    bus.subscribe(lambda e: events.append((current[0], e.to_dict())))
+    session = Session(bus, reader=reader, match_settings={"match_length": 5})
+    per_frame = []
+    t_start = time.perf_counter()
+    for i, image in enumerate(frames):
+        current[0] = i
+        t = time.perf_counter()
+        session.process_frame(Frame(image, i, i * 1000.0 / args.fps))
+        per_frame.append((time.perf_counter() - t) * 1000.0)
+    total = time.perf_counter() - t_start
+    watch_fps = len(frames) / total
+
+    # --- baseline: the reader on every frame --------------------------------
+    base = []
+    for image in frames[: min(len(frames), 300)]:
+        t = time.perf_counter()
+        reader(image)
+        base.append((time.perf_counter() - t) * 1000.0)
+
+    # --- latency: dice picked up -> verdict ------------------------------------
+    latencies = []
+    verdict_frames = [i for i, e in events if e["type"] == "verdict" and e["verdict"] in ("legal", "illegal")]
+    starts = {}
+    for i, si in enumerate(scene_of_frame):
+        starts.setdefault(si, i)
+    for si in range(2, len(script.scenes)):
+        scene, hand, before = script.scenes[si], script.scenes[si - 1], script.scenes[si - 2]
+        if scene.dice or scene.hand or not hand.hand or not before.dice or before.hand:
+            continue  # not "the dice were on the board, a hand took them, the board is still"
+        i = starts[si]
+        later = [v for v in verdict_frames if starts[si] <= v < starts[si] + scene.frames]
+        if later:
+            latencies.append((later[0] - i) * 1000.0 / args.fps + per_frame[later[0]])
+
+    # --- referee only --------------------------------------------------------
+    obs = observations(script, misread_rate=0.0)
+    bus2 = EventBus()
+    s2 = Session(bus2, reader=None, match_settings={"match_length": 5})
+    t = time.perf_counter()
+    for o, moving in obs:
+        s2.feed_observation(o, moving)
+    ref_us = (time.perf_counter() - t) / len(obs) * 1e6
+
+    got = comparable([e for _, e in events])
+    expected = expected_comparable(script)
+    accused = sum(1 for e in got if e.get("verdict") == "illegal")
+    truly_illegal = sum(1 for e in expected if e.get("verdict") == "illegal")
+    false_accusations = max(0, accused - truly_illegal)
+    figures = {
+        "frames": len(frames),
+        "size": [w, h],
+        "watch_ms_per_frame": {"median": round(statistics.median(per_frame), 2), "p99": round(_pct(per_frame, 0.99), 2)},
+        "watch_fps_sustained": round(watch_fps, 1),
+        "frames_read_by_reader": session.frames_read,
+        "baseline_reader_every_frame_ms": {"median": round(statistics.median(base), 2), "p99": round(_pct(base, 0.99), 2)},
+        "baseline_fps": round(1000.0 / statistics.mean(base), 1),
+        "speedup_vs_baseline": round(watch_fps / (1000.0 / statistics.mean(base)), 2),
+        "pickup_to_verdict_ms": {
+            "n": len(latencies),
+            "median": round(statistics.median(latencies), 1) if latencies else None,
+            "p90": round(_pct(latencies, 0.9), 1) if latencies else None,
+        },
+        "referee_only_us_per_observation": round(ref_us, 1),
+        "verdict_stream_equals_truth": got == expected,
+        "illegal_plays": truly_illegal,
+        "accused": accused,
+        "false_accusations": false_accusations,
+    }
+    print(json.dumps(figures, indent=2))
+    if args.json:
+        pathlib.Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        pathlib.Path(args.json).write_text(json.dumps({"command": " ".join(sys.argv), **figures}, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+"""``companion dice``: JSON contract, annotation and clear errors for bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import cv2
+import numpy as np
+
+from vision.render_dice import DIE_STYLES, draw_die, random_background
+
+
+def _run(repo_root, *args):
+    env = dict(os.environ, PYTHONPATH=str(repo_root))
+    return subprocess.run([sys.executable, "-m", "companion", "dice", *map(str, args)], cwd=repo_root,
+                          env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_reads_a_real_photo_as_json(repo_root, shared_data, tmp_path):
+    photo = shared_data / "dice" / "matteop65" / "images" / "four_1.jpg"
+    out = tmp_path / "seen.png"
+    res = _run(repo_root, photo, "--json", "--annotate", out)
+    assert res.returncode == 0, res.stderr
+    data = json.loads(res.stdout)
+    assert [d["value"] for d in data["dice"]] == [4]
+    die = data["dice"][0]
+    # the label: centre (313, 216) in the 640x480 photo
+    assert abs(die["center"][0] - 313) < 15 and abs(die["center"][1] - 216) < 15
+    x0, y0, x1, y1 = die["box"]
+    assert x0 < die["center"][0] < x1 and y0 < die["center"][1] < y1
+    assert 0.5 < die["confidence"] <= 1.0
+    seen = cv2.imread(str(out))
+    assert seen is not None and seen.shape == (480, 640, 3)
+
+
+def test_reads_a_rendered_roll_as_text(repo_root, tmp_path):
+    img = random_background(np.random.default_rng(4), (640, 480))
+    img[:] = (90, 130, 60)
+    draw_die(img, (200, 240), 44, 6, yaw_deg=20, style=DIE_STYLES[0])
+    draw_die(img, (420, 250), 44, 2, yaw_deg=-35, style=DIE_STYLES[0])
+    path = tmp_path / "roll.png"
+    cv2.imwrite(str(path), img)
+    res = _run(repo_root, path)
+    assert res.returncode == 0, res.stderr
+    lines = [ln for ln in res.stdout.splitlines() if ln.startswith("die ")]
+    assert [ln.split()[1] for ln in lines] == ["6", "2"]
+
+
+def test_bad_input_is_one_line_and_exit_2(repo_root, tmp_path):
+    res = _run(repo_root, tmp_path / "missing.jpg")
+    assert res.returncode == 2 and "no such image file" in res.stderr and "Traceback" not in res.stderr
+    junk = tmp_path / "junk.jpg"
+    junk.write_text("not a picture")
+    res = _run(repo_root, junk)
+    assert res.returncode == 2 and "cannot read" in res.stderr and len(res.stderr.strip().splitlines()) == 1
+    img = tmp_path / "ok.png"
+    cv2.imwrite(str(img), np.zeros((40, 40, 3), np.uint8))
+    res = _run(repo_root, img, "--annotate", tmp_path / "nowhere" / "out.png")
+    assert res.returncode == 2 and "does not exist" in res.stderr

@@ -1,0 +1,67 @@
+"""The synthetic dice and cube renderer: drawn pixels and ground truth agree."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.render_dice import (CUBE_VALUES, DIE_STYLES, PIPS, RenderError, draw_cube, draw_die,
+                                synthetic_training_images)
+
+
+def _canvas() -> np.ndarray:
+    return np.full((120, 120, 3), (60, 110, 150), np.uint8)
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+def test_flat_die_shows_its_value_as_dark_pips(value):
+    img = _canvas()
+    d = draw_die(img, (60, 60), 60, value, style=DIE_STYLES[0], shadow=0.0)
+    assert d.value == value and not d.cocked and d.reason is None
+    # Count the dark blobs (pips) on the white top face.
+    import cv2
+
+    x0, y0, x1, y1 = (int(v) for v in d.box)
+    face = cv2.cvtColor(img[y0 + 2:y1 - 2, x0 + 2:x1 - 2], cv2.COLOR_BGR2GRAY)
+    n, _ = cv2.connectedComponents((face < 100).astype(np.uint8))
+    assert n - 1 == len(PIPS[value])
+
+
+def test_tilted_die_is_cocked_and_keeps_the_upper_face():
+    img = _canvas()
+    d = draw_die(img, (60, 60), 40, 5, tilt_deg=30, tilt_dir_deg=45)
+    assert d.cocked and d.reason == "tilted" and d.value == 5
+    # leaning past 45 degrees brings another face up
+    d2 = draw_die(_canvas(), (60, 60), 40, 5, tilt_deg=80, tilt_dir_deg=0)
+    assert d2.value != 5
+
+
+def test_drawing_changes_only_the_die_region():
+    img = _canvas()
+    before = img.copy()
+    d = draw_die(img, (60, 60), 30, 3, shadow=0.0)
+    changed = np.argwhere(np.any(img != before, axis=2))
+    assert len(changed) > 400
+    x0, y0, x1, y1 = d.box
+    assert changed[:, 1].min() >= x0 - 2 and changed[:, 1].max() <= x1 + 2
+    assert changed[:, 0].min() >= y0 - 2 and changed[:, 0].max() <= y1 + 2
+
+
+def test_bad_values_raise_value_errors():
+    with pytest.raises(RenderError):
+        draw_die(_canvas(), (60, 60), 30, 7)
+    with pytest.raises(ValueError):
+        draw_die(_canvas(), (60, 60), 1, 3)
+    with pytest.raises(RenderError):
+        draw_cube(_canvas(), (60, 60), 30, 3)
+
+
+def test_cube_truth_and_synthetic_images():
+    c = draw_cube(_canvas(), (60, 60), 40, 16, yaw_deg=30)
+    assert c.value == 16 and abs(c.center[0] - 60) < 2 and abs(c.center[1] - 60) < 2
+    items = synthetic_training_images(3, np.random.default_rng(0), cube_prob=1.0)
+    assert len(items) == 3
+    for img, item in items:
+        assert img.dtype == np.uint8 and img.ndim == 3
+        assert len(item.values) >= 1 and set(item.values.tolist()) <= set(range(1, 7))
+        assert set(item.cube_values.tolist()) <= set(CUBE_VALUES)

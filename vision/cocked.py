@@ -1,0 +1,208 @@
+"""Cocked dice, by the tournament rules (DESIGN.md, "Tournament facts").
+
+A roll's dice must come to rest flat on the roller's right-hand board; otherwise the die is cocked
+and both dice are rolled again (so the verdict is for the roll). Reasons, as stable codes:
+
+- ``"tilted"``: the die does not rest flat (leaning on the rail or a checker, balanced on an edge);
+  judged by a small network on the die seen in the board's top-down (rectified) frame, where the
+  top face of a flat die is a square and a tilted one is foreshortened;
+- ``"on_bar"``: the die rests on the bar;
+- ``"off_board"``: outside the playing field (on the rail or frame, in a tray, on the table);
+- ``"wrong_half"``: on the playing field but not in the roller's right-hand board (the roller's
+  right is the image's right for the player at the image's bottom, the image's left for the player
+  at the top);
+- ``"on_checker"``: resting on a checker, cocked only when :attr:`CockedRules.on_checker_cocked`
+  is set (older rules); USBGF 2017 (the default) accepts a die that rests flat on a checker.
+
+:func:`judge_roll` sets ``cocked``, ``reason``, ``message`` and ``half`` on each
+:class:`~companion.observation.DieReading`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import pathlib
+from typing import Any, Literal, Optional, Sequence
+
+import numpy as np
+
+from companion.observation import DieReading
+
+MODELS = pathlib.Path(__file__).resolve().parent / "models"
+#: Probability above which the tilt network calls a die not flat.
+TILT_THRESHOLD = 0.5
+#: Side of the rectified patch read by the tilt network (pixels) and its context (x die side).
+TILT_PATCH = 32
+TILT_CONTEXT = 1.6
+
+MESSAGES = {
+    "tilted": "The die at {where} is not resting flat: the roll is cocked; roll both dice again.",
+    "on_bar": "The die at {where} landed on the bar: the roll is cocked; roll both dice again.",
+    "off_board": "The die at {where} landed off the playing field: the roll is cocked; roll both dice again.",
+    "wrong_half": "The die at {where} is not in the roller's right-hand board: the roll is cocked; roll both dice again.",
+    "on_checker": "The die at {where} rests on a checker (cocked under these rules): roll both dice again.",
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class CockedRules:
+    """Settings of the cocked-dice rule.
+
+    ``on_checker_cocked``: a die resting flat on a checker is cocked (older rules) or fine
+    (USBGF 2017, the default). ``require_right_hand``: the dice must land in the roller's
+    right-hand board (tournament rule; some clubs only require the field).
+    ``tilt_threshold``: probability 0..1 above which a die counts as tilted.
+    """
+
+    on_checker_cocked: bool = False
+    require_right_hand: bool = True
+    tilt_threshold: float = TILT_THRESHOLD
+
+
+class TiltModel:
+    """The tilt network (``vision/models/dice_tilt.onnx``): a rectified (32, 32) patch -> the
+    probability that the die does not rest flat. Raises ``FileNotFoundError`` if the file is missing."""
+
+    def __init__(self, models: pathlib.Path | str | None = None) -> None:
+        import cv2
+
+        path = (pathlib.Path(models) if models is not None else MODELS) / "dice_tilt.onnx"
+        if not path.is_file():
+            raise FileNotFoundError(f"tilt model missing: {path}")
+        self.net = cv2.dnn.readNetFromONNX(str(path))
+
+    def scores(self, patches: Sequence[np.ndarray]) -> np.ndarray:
+        """(N,) float64 probabilities that each (32, 32, 3) uint8 BGR patch shows a tilted die."""
+        from vision.dice_patches import patches_blob
+
+        if len(patches) == 0:
+            return np.zeros(0)
+        self.net.setInput(patches_blob(list(patches)))
+        logits = self.net.forward().astype(np.float64).reshape(len(patches), -1)
+        if logits.shape[1] == 1:
+            return 1.0 / (1.0 + np.exp(-logits[:, 0]))
+        logits -= logits.max(axis=1, keepdims=True)
+        e = np.exp(logits)
+        return e[:, 1] / e.sum(axis=1)
+
+
+def rectified_patch(image_bgr: np.ndarray, die: DieReading, field: Any = None,
+                    patch: int = TILT_PATCH, context: float = TILT_CONTEXT) -> np.ndarray:
+    """(patch, patch, 3) uint8 BGR view of ``die`` in the board's top-down frame.
+
+    With a ``field`` (:class:`vision.registration.Field`) the die's neighbourhood is warped by the
+    field's homography (so the board plane is seen from straight above) and scaled so the die's
+    side (measured in the image, mapped onto the field) spans ``patch / context`` pixels.
+    Without a field the image is taken as already top-down (an axis-aligned crop).
+    """
+    import cv2
+
+    from vision.dice_patches import crop_patch
+
+    size = die_size(die)
+    if field is None:
+        return crop_patch(image_bgr, die.center, size, 0.0, patch, context)
+    hmg = np.asarray(field.homography, dtype=np.float64)
+    c = np.array([die.center], dtype=np.float64)
+    fc = field.to_field(c)[0]
+    # the die's side on the field: map a die-sized cross around the centre
+    pts = np.array([[die.center[0] - size / 2, die.center[1]], [die.center[0] + size / 2, die.center[1]],
+                    [die.center[0], die.center[1] - size / 2], [die.center[0], die.center[1] + size / 2]])
+    fp = field.to_field(pts)
+    fsize = 0.5 * (np.linalg.norm(fp[1] - fp[0]) + np.linalg.norm(fp[3] - fp[2]))
+    scale = patch / (context * max(fsize, 1e-3))
+    t = np.array([[scale, 0, patch / 2 - scale * fc[0]], [0, scale, patch / 2 - scale * fc[1]], [0, 0, 1.0]])
+    m = t @ hmg
+    if field.camera is not None:
+        image_bgr = field.camera.undistort_image(image_bgr) if hasattr(field.camera, "undistort_image") else image_bgr
+    return cv2.warpPerspective(image_bgr, m, (patch, patch), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def die_size(die: DieReading) -> float:
+    """The die's side in image pixels (from its box; 20 when it has none)."""
+    if die.box is None:
+        return 20.0
+    return float(max(die.box[2] - die.box[0], die.box[3] - die.box[1]))
+
+
+def tilt_score(image_bgr: np.ndarray, die: DieReading, field: Any = None,
+               model: Optional[TiltModel] = None) -> float:
+    """Probability 0..1 that ``die`` does not rest flat (0 when no tilt model is installed)."""
+    if model is None:
+        try:
+            model = TiltModel()
+        except FileNotFoundError:
+            return 0.0
+    return float(model.scores([rectified_patch(image_bgr, die, field)])[0])
+
+
+def place_of(die: DieReading, field: Any) -> tuple[Optional[str], Optional[str]]:
+    """Where ``die`` lies on a registered board: ``(area, half)`` with area ``"field"``, ``"bar"`` or
+    ``"off"`` and half ``"left"``/``"right"`` (image terms) on the field, else ``None``."""
+    fx, fy = field.to_field(np.array([die.center], dtype=np.float64))[0]
+    w, h = field.size
+    if not (0 <= fx < w and 0 <= fy < h) or not math.isfinite(fx):
+        return "off", None
+    if field.bar_x0 <= fx < field.bar_x1:
+        return "bar", None
+    return "field", field.image_half(fx)
+
+
+def on_checker(die: DieReading, checkers: Sequence[tuple[float, float, float]]) -> bool:
+    """True when the die's centre lies within a checker: ``checkers`` are ``(x, y, radius)`` in
+    image pixels."""
+    x, y = die.center
+    return any(math.hypot(x - cx, y - cy) < r for cx, cy, r in checkers)
+
+
+def judge_roll(dice: Sequence[DieReading], field: Any, image_bgr: Optional[np.ndarray] = None, *,
+               roller: Optional[Literal["top", "bottom"]] = None,
+               checkers: Sequence[tuple[float, float, float]] = (),
+               rules: CockedRules = CockedRules(),
+               tilt_model: Optional[TiltModel] = None) -> list[DieReading]:
+    """Judge every die of a roll on a registered board; returns new readings with ``cocked``,
+    ``reason``, ``message`` and ``half`` set (same order).
+
+    ``field``: :class:`vision.registration.Field` (required: the rule is about the board's halves).
+    ``image_bgr``: the frame, for the tilt test (skipped when None). ``roller``: the player to roll
+    by image side (``None``: unknown, the right-hand board is not checked). ``checkers``: checker
+    discs ``(x, y, radius)`` in image pixels (for ``on_checker``). Raises ``ValueError`` when
+    ``field`` is None. The first applicable reason wins, in the order off_board, on_bar,
+    wrong_half, tilted, on_checker.
+    """
+    if field is None:
+        raise ValueError("judging cocked dice needs a registered board (field)")
+    right_hand = {"bottom": "right", "top": "left"}.get(roller or "", None)
+    scores = np.zeros(len(dice))
+    if image_bgr is not None and len(dice):
+        if tilt_model is None:
+            try:
+                tilt_model = TiltModel()
+            except FileNotFoundError:
+                tilt_model = None
+        if tilt_model is not None:
+            scores = tilt_model.scores([rectified_patch(image_bgr, d, field) for d in dice])
+    out = []
+    for d, score in zip(dice, scores):
+        area, half = place_of(d, field)
+        reason = None
+        if area == "off":
+            reason = "off_board"
+        elif area == "bar":
+            reason = "on_bar"
+        elif rules.require_right_hand and right_hand is not None and half != right_hand:
+            reason = "wrong_half"
+        elif score > rules.tilt_threshold:
+            reason = "tilted"
+        elif rules.on_checker_cocked and on_checker(d, checkers):
+            reason = "on_checker"
+        where = f"({d.center[0]:.0f}, {d.center[1]:.0f})"
+        out.append(dataclasses.replace(d, cocked=reason is not None, reason=reason, half=half,
+                                       message=None if reason is None else MESSAGES[reason].format(where=where)))
+    return out
+
+
+def roll_is_cocked(dice: Sequence[DieReading]) -> bool:
+    """True when any die of the roll is cocked (both dice are then rolled again)."""
+    return any(d.cocked for d in dice)

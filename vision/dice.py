@@ -1,0 +1,251 @@
+"""Find dice in a frame and read the pips on their top faces.
+
+Two small networks run through OpenCV's DNN module (models in ``vision/models``, rebuilt by
+``python -m vision.training.train_dice``):
+
+1. a fully convolutional detector gives a heatmap of die centres and each die's size at stride 4.
+   Without a registered board it runs on an image pyramid (long side 192, 384 and, for frames
+   larger than 1000 pixels, 768) so dice from about 10 to 200 pixels are found; with a
+   ``field`` (see :mod:`vision.registration`) it runs once on the board's region at the scale where
+   a die is about 22 pixels;
+2. a classifier reads a 32x32 patch around each centre: pip value 1..6, "not a die" or "doubling
+   cube"; the softmax probability of the value is the reading's confidence.
+
+Cocked dice are judged separately (:mod:`vision.cocked`), which needs the field.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import pathlib
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+from companion.observation import DieReading
+from vision.dice_patches import DETECT_DIE_PX, STRIDE, crop_patch, detector_blob, patches_blob
+
+MODELS = pathlib.Path(__file__).resolve().parent / "models"
+
+
+class ImageError(ValueError):
+    """The image is not a (H, W, 3) uint8 BGR array (or a (H, W) grey one)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Candidate:
+    """A die centre proposed by the detector: ``center`` (x, y) and ``size`` (die side) in image
+    pixels, ``score`` the heatmap peak in 0..1."""
+
+    center: tuple[float, float]
+    size: float
+    score: float
+
+
+@dataclasses.dataclass
+class DiceSettings:
+    """Thresholds of the dice reader (all probabilities in 0..1).
+
+    ``peak``: minimum detector heatmap peak; ``accept``: minimum probability that a candidate is a
+    die (1 - p(not a die)); ``merge``: candidates closer than ``merge`` x size are one die.
+    """
+
+    peak: float = 0.25
+    accept: float = 0.5
+    merge: float = 0.6
+    max_dice: int = 64
+
+
+def as_bgr(image: Any) -> np.ndarray:
+    """Check and return ``image`` as (H, W, 3) uint8 BGR; greys are expanded.
+
+    Raises :class:`ImageError` for anything else (wrong dtype, shape, empty).
+    """
+    if not isinstance(image, np.ndarray) or image.dtype != np.uint8:
+        raise ImageError("the image must be a uint8 numpy array")
+    if image.ndim == 2:
+        image = np.repeat(image[:, :, None], 3, axis=2)
+    if image.ndim != 3 or image.shape[2] not in (3, 4) or image.shape[0] < 8 or image.shape[1] < 8:
+        raise ImageError(f"the image must be (H, W, 3) with H, W >= 8, got shape {image.shape}")
+    return image[:, :, :3]
+
+
+class DiceReader:
+    """Holds the two networks; :meth:`read` turns a frame into :class:`DieReading` s.
+
+    ``models``: folder with ``dice_detector.onnx`` and ``dice_classifier.onnx`` (default
+    ``vision/models``). Raises ``FileNotFoundError`` when a model file is missing.
+    Not thread-safe (cv2.dnn nets keep state); use one reader per thread.
+    """
+
+    def __init__(self, models: pathlib.Path | str | None = None,
+                 settings: DiceSettings | None = None) -> None:
+        import cv2
+
+        folder = pathlib.Path(models) if models is not None else MODELS
+        det, cls = folder / "dice_detector.onnx", folder / "dice_classifier.onnx"
+        for path in (det, cls):
+            if not path.is_file():
+                raise FileNotFoundError(f"dice model missing: {path}")
+        self.models_dir = folder
+        self.detector = cv2.dnn.readNetFromONNX(str(det))
+        self.classifier = cv2.dnn.readNetFromONNX(str(cls))
+        self.settings = settings or DiceSettings()
+
+    # ------------------------------------------------------------------ detection
+    def detect(self, image_bgr: np.ndarray, scale: float,
+               roi: Optional[tuple[int, int, int, int]] = None) -> list[Candidate]:
+        """Die centre candidates from one detector pass over ``image_bgr`` (optionally the
+        ``roi`` ``(x0, y0, x1, y1)``) resized by ``scale``; coordinates in full-image pixels."""
+        import cv2
+
+        x0, y0 = 0, 0
+        img = image_bgr
+        if roi is not None:
+            x0, y0, x1, y1 = roi
+            img = image_bgr[y0:y1, x0:x1]
+        h, w = img.shape[:2]
+        sw, sh = max(int(round(w * scale)), 16), max(int(round(h * scale)), 16)
+        if (sw, sh) != (w, h):
+            img = cv2.resize(img, (sw, sh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+        sx, sy = sw / w, sh / h
+        self.detector.setInput(detector_blob(img))
+        out = self.detector.forward()[0]
+        logits = out[0]
+        heat = 1.0 / (1.0 + np.exp(-logits))
+        peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= self.settings.peak)
+        ys, xs = np.nonzero(peaks)
+        gh, gw = heat.shape
+        found = []
+        for gy, gx in zip(ys.tolist(), xs.tolist()):
+            ya, yb = max(gy - 1, 0), min(gy + 2, gh)
+            xa, xb = max(gx - 1, 0), min(gx + 2, gw)
+            win = heat[ya:yb, xa:xb]
+            wsum = float(win.sum())
+            my = float((win.sum(axis=1) * np.arange(ya, yb)).sum()) / wsum
+            mx = float((win.sum(axis=0) * np.arange(xa, xb)).sum()) / wsum
+            px, py = (mx + 0.5) * STRIDE - 0.5, (my + 0.5) * STRIDE - 0.5
+            size = math.exp(float(np.clip(out[1, gy, gx], -3, 3))) * DETECT_DIE_PX
+            found.append(Candidate((x0 + px / sx, y0 + py / sy), size / math.sqrt(sx * sy),
+                                   float(heat[gy, gx])))
+        return found
+
+    def candidates(self, image_bgr: np.ndarray, die_px: Optional[float] = None,
+                   roi: Optional[tuple[int, int, int, int]] = None) -> list[Candidate]:
+        """Candidates over a pyramid (``die_px`` None) or at the one scale where a die of
+        ``die_px`` image pixels is ``DETECT_DIE_PX`` at the detector's input."""
+        h, w = image_bgr.shape[:2]
+        if die_px is not None:
+            scales = [DETECT_DIE_PX / die_px]
+        else:
+            long_side = max(h, w)
+            scales = [192 / long_side, 384 / long_side]
+            if long_side >= 1000:
+                scales.append(768 / long_side)
+        cands: list[Candidate] = []
+        for s in scales:
+            cands += self.detect(image_bgr, min(s, 4.0), roi)
+        return merge_candidates(cands, self.settings.merge)
+
+    # ------------------------------------------------------------------ classification
+    def classify(self, image_bgr: np.ndarray, cands: Sequence[Candidate]) -> np.ndarray:
+        """(N, 8) float64 softmax probabilities: columns 0..5 the values 1..6, column 6 "not a die",
+        column 7 a doubling cube (zero for a 7-class model)."""
+        if not cands:
+            return np.zeros((0, 8))
+        patches = [crop_patch(image_bgr, c.center, c.size) for c in cands]
+        self.classifier.setInput(patches_blob(patches))
+        logits = self.classifier.forward().astype(np.float64)
+        logits -= logits.max(axis=1, keepdims=True)
+        e = np.exp(logits)
+        p = e / e.sum(axis=1, keepdims=True)
+        if p.shape[1] == 7:
+            p = np.hstack([p, np.zeros((len(p), 1))])
+        return p
+
+    def scan(self, image: np.ndarray, field: Any = None,
+             die_px: Optional[float] = None) -> tuple[list[Candidate], np.ndarray]:
+        """Candidates and their class probabilities ((N, 8) float64: values 1..6, not a die,
+        doubling cube) for ``image``; see :meth:`read` for the arguments."""
+        image = as_bgr(image)
+        roi = None
+        if field is not None:
+            roi, field_die = field_search_region(field, image.shape)
+            die_px = die_px or field_die
+        cands = self.candidates(image, die_px, roi)
+        return cands, self.classify(image, cands)
+
+    def read(self, image: np.ndarray, field: Any = None, die_px: Optional[float] = None) -> list[DieReading]:
+        """Every die in ``image`` ((H, W, 3) uint8 BGR), sorted left to right.
+
+        ``field``: a registered board (:class:`vision.registration.Field`) or None for a free photo;
+        with a field the search is limited to the board's surroundings and run at the die size the
+        board implies. ``die_px``: the expected die side in pixels (overrides the field's).
+        Raises :class:`ImageError` for a malformed image. Cocked flags are not set here
+        (see :func:`vision.cocked.judge_roll`).
+        """
+        return self.dice_from_scan(*self.scan(image, field, die_px))
+
+    def dice_from_scan(self, cands: Sequence[Candidate], probs: np.ndarray) -> list[DieReading]:
+        """The accepted dice among scanned candidates (not "not a die", not the cube)."""
+        out = []
+        for cand, p in zip(cands, probs):
+            if p[:6].sum() < self.settings.accept:
+                continue
+            v = int(np.argmax(p[:6]))
+            half = cand.size / 2
+            x, y = cand.center
+            out.append(DieReading(value=v + 1, center=(x, y), box=(x - half, y - half, x + half, y + half),
+                                  confidence=float(p[v])))
+        out.sort(key=lambda d: -d.confidence)
+        out = out[: self.settings.max_dice]
+        out.sort(key=lambda d: (d.center[0], d.center[1]))
+        return out
+
+
+def merge_candidates(cands: Sequence[Candidate], merge: float) -> list[Candidate]:
+    """Greedy non-maximum suppression: keep the highest score among candidates whose centres are
+    closer than ``merge`` times the larger size."""
+    kept: list[Candidate] = []
+    for c in sorted(cands, key=lambda c: -c.score):
+        if all(math.hypot(c.center[0] - k.center[0], c.center[1] - k.center[1]) >= merge * max(c.size, k.size)
+               for k in kept):
+            kept.append(c)
+    return kept
+
+
+def field_search_region(field: Any, shape: tuple[int, ...]) -> tuple[tuple[int, int, int, int], float]:
+    """The image region where dice of a registered board are searched (the field's corners plus a
+    margin of a quarter of the field's width, for dice on the rails and in the trays) and the
+    die side in pixels the board implies (a die is about 1/19 of the field's width, as on
+    tournament boards)."""
+    corners = np.asarray(field_corners(field), dtype=np.float64)
+    h, w = shape[:2]
+    x0, y0 = corners.min(axis=0)
+    x1, y1 = corners.max(axis=0)
+    width = float(np.linalg.norm(corners[1] - corners[0]) + np.linalg.norm(corners[2] - corners[3])) / 2
+    m = 0.25 * width
+    roi = (int(max(x0 - m, 0)), int(max(y0 - m, 0)), int(min(x1 + m, w)), int(min(y1 + m, h)))
+    return roi, width / 19.0
+
+
+def field_corners(field: Any) -> np.ndarray:
+    """(4, 2) float64 image corners of the playing field: top-left, top-right, bottom-right,
+    bottom-left. Accepts a :class:`vision.registration.Field` (its ``corners`` or its homography)
+    or a (4, 2) array."""
+    for name in ("image_corners", "corners"):
+        value = getattr(field, name, None)
+        if value is not None:
+            value = value() if callable(value) else value
+            return np.asarray(value, dtype=np.float64).reshape(4, 2)
+    return np.asarray(field, dtype=np.float64).reshape(4, 2)
+
+
+def read_dice(image_bgr: np.ndarray, field: Any = None, *, reader: DiceReader | None = None) -> list[DieReading]:
+    """Every die in the frame, its top-face value and confidence (see :meth:`DiceReader.read`).
+
+    ``image_bgr``: (H, W, 3) uint8 BGR. ``field``: registered board or None. Pass a long-lived
+    ``reader`` in loops (loading the models takes a few milliseconds). Raises :class:`ImageError`.
+    """
+    return (reader or DiceReader()).read(image_bgr, field)

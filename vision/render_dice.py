@@ -1,0 +1,590 @@
+"""Synthetic dice and doubling cubes, flat or cocked, drawn onto any image, with ground truth.
+
+A die is a unit cube with rounded-looking faces (a face texture: body colour and pips, or the
+cube's numbers) posed in 3-D (yaw about the vertical, then a tilt about a horizontal axis), seen by
+an orthographic camera whose view may lean by ``oblique`` (the image y shift per unit of height,
+0 straight down). Visible faces are drawn back to front with Lambert shading, after a soft shadow.
+
+- :func:`draw_die` / :func:`draw_cube` draw one onto an image (in place) and return a
+  :class:`RenderedDie` / :class:`RenderedCube` with the ground truth.
+- :func:`render_roll_on_board` puts a roll (and the cube) on a board from
+  :mod:`vision.render_board`, flat or cocked (tilted, on the bar, on the rail or off the board,
+  in the wrong half, on a checker) and returns the truth for :mod:`vision.cocked`.
+- :func:`synthetic_training_images` makes plain-background photos of many dice (training aid).
+
+Tilts: ``tilt_deg`` 0 is flat; a few degrees leans on something; 45 is balanced on an edge.
+The value of a tilted die is the face that points most upwards.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+BGR = tuple[int, int, int]
+
+#: Pip positions on a face, in face units (0..1, y down).
+PIPS: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((0.5, 0.5),),
+    2: ((0.27, 0.27), (0.73, 0.73)),
+    3: ((0.27, 0.27), (0.5, 0.5), (0.73, 0.73)),
+    4: ((0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)),
+    5: ((0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)),
+    6: ((0.27, 0.25), (0.73, 0.25), (0.27, 0.5), (0.73, 0.5), (0.27, 0.75), (0.73, 0.75)),
+}
+
+CUBE_VALUES = (2, 4, 8, 16, 32, 64)
+
+
+class RenderError(ValueError):
+    """A die or cube that cannot be drawn (bad value, size or position)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class DieStyle:
+    """Colours of a die (BGR uint8 triples); ``alpha`` < 1 for translucent dice."""
+
+    name: str
+    body: BGR
+    pips: BGR
+    alpha: float = 1.0
+    pip_scale: float = 1.0
+
+
+DIE_STYLES: tuple[DieStyle, ...] = (
+    DieStyle("white", (235, 238, 240), (25, 25, 25)),
+    DieStyle("ivory", (200, 228, 240), (30, 30, 40)),
+    DieStyle("black", (30, 30, 32), (235, 235, 235)),
+    DieStyle("red", (40, 40, 190), (240, 240, 240)),
+    DieStyle("green", (60, 140, 40), (240, 240, 240)),
+    DieStyle("blue", (150, 70, 30), (240, 240, 240)),
+    DieStyle("yellow", (40, 200, 230), (20, 20, 20)),
+    DieStyle("translucent-red", (50, 40, 200), (245, 245, 245), alpha=0.8),
+    DieStyle("gold", (60, 160, 200), (20, 20, 20), pip_scale=0.85),
+    DieStyle("brown", (40, 70, 110), (230, 240, 245)),
+)
+
+CUBE_STYLES: tuple[DieStyle, ...] = (
+    DieStyle("cube-white", (230, 235, 238), (30, 30, 30)),
+    DieStyle("cube-ivory", (195, 225, 238), (20, 20, 120)),
+    DieStyle("cube-black", (35, 35, 35), (230, 230, 230)),
+    DieStyle("cube-gold", (70, 170, 210), (25, 25, 25)),
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class RenderedDie:
+    """Ground truth of one drawn die: ``value`` 1..6 (the face most upwards), ``center`` of the top
+    face and ``box`` of the whole die in image pixels, ``size`` the die's side in pixels,
+    ``tilt_deg`` (0 flat), ``cocked`` and ``reason`` (``None``, ``"tilted"``, ``"on_bar"``,
+    ``"off_board"``, ``"wrong_half"``, ``"on_checker"``), ``style`` name."""
+
+    value: int
+    center: tuple[float, float]
+    box: tuple[float, float, float, float]
+    size: float
+    tilt_deg: float = 0.0
+    cocked: bool = False
+    reason: Optional[str] = None
+    style: str = "white"
+    on_checker: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
+class RenderedCube:
+    """Ground truth of the drawn doubling cube: ``value`` on top, ``center`` (image pixels),
+    ``place`` (``"centre"``, ``"top"``, ``"bottom"``), ``size`` in pixels."""
+
+    value: int
+    center: tuple[float, float]
+    place: str
+    size: float
+
+
+# ----------------------------------------------------------------------------- textures
+def die_face_texture(value: int, style: DieStyle, side: int = 64) -> np.ndarray:
+    """(side, side, 3) uint8 BGR face of a die showing ``value`` pips (1..6)."""
+    import cv2
+
+    if value not in PIPS:
+        raise RenderError(f"a die face shows 1..6 pips, not {value}")
+    tex = np.empty((side, side, 3), np.uint8)
+    tex[:] = style.body
+    r = max(int(round(side * 0.085 * style.pip_scale)), 1)
+    for fx, fy in PIPS[value]:
+        cv2.circle(tex, (int(round(fx * side)), int(round(fy * side))), r, style.pips, -1, cv2.LINE_AA)
+    return tex
+
+
+def cube_face_texture(value: int, style: DieStyle, side: int = 64) -> np.ndarray:
+    """(side, side, 3) uint8 BGR face of a doubling cube showing ``value`` (2..64)."""
+    import cv2
+
+    if value not in CUBE_VALUES:
+        raise RenderError(f"a cube face shows one of {CUBE_VALUES}, not {value}")
+    tex = np.empty((side, side, 3), np.uint8)
+    tex[:] = style.body
+    text = str(value)
+    font = cv2.FONT_HERSHEY_DUPLEX
+    scale = side / 40.0 if len(text) == 1 else side / 58.0
+    thick = max(int(side / 22), 1)
+    (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
+    cv2.putText(tex, text, ((side - tw) // 2, (side + th) // 2), font, scale, style.pips, thick, cv2.LINE_AA)
+    return tex
+
+
+# ----------------------------------------------------------------------------- 3-D pose
+def _rotation(yaw_deg: float, tilt_deg: float, tilt_dir_deg: float) -> np.ndarray:
+    """(3, 3) rotation: yaw about z, then tilt about the horizontal axis at ``tilt_dir_deg``."""
+    y = math.radians(yaw_deg)
+    rz = np.array([[math.cos(y), -math.sin(y), 0], [math.sin(y), math.cos(y), 0], [0, 0, 1]])
+    t = math.radians(tilt_deg)
+    d = math.radians(tilt_dir_deg)
+    axis = np.array([math.cos(d), math.sin(d), 0.0])
+    k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
+    rt = np.eye(3) + math.sin(t) * k + (1 - math.cos(t)) * (k @ k)
+    return rt @ rz
+
+
+# face: (normal, u axis, v axis) in the die's frame; the top face is +z
+_FACES = (
+    (np.array([0, 0, 1.0]), np.array([1.0, 0, 0]), np.array([0, -1.0, 0])),
+    (np.array([0, 0, -1.0]), np.array([1.0, 0, 0]), np.array([0, 1.0, 0])),
+    (np.array([1.0, 0, 0]), np.array([0, 1.0, 0]), np.array([0, 0, -1.0])),
+    (np.array([-1.0, 0, 0]), np.array([0, -1.0, 0]), np.array([0, 0, -1.0])),
+    (np.array([0, 1.0, 0]), np.array([-1.0, 0, 0]), np.array([0, 0, -1.0])),
+    (np.array([0, -1.0, 0]), np.array([1.0, 0, 0]), np.array([0, 0, -1.0])),
+)
+
+
+def _side_values(top: int, faces: Sequence[int]) -> list[int]:
+    """Values for the six faces (top, bottom, +x, -x, +y, -y) given the top one."""
+    if faces is CUBE_VALUES:
+        i = CUBE_VALUES.index(top)
+        opposite = CUBE_VALUES[(i + 3) % 6]
+        rest = [v for v in CUBE_VALUES if v not in (top, opposite)]
+        return [top, opposite, rest[0], rest[2], rest[1], rest[3]]
+    rest = [v for v in (1, 2, 3, 4, 5, 6) if v not in (top, 7 - top)]
+    a, b = rest[0], rest[1] if rest[1] != 7 - rest[0] else rest[2]
+    return [top, 7 - top, a, 7 - a, b, 7 - b]
+
+
+def _draw_body(image: np.ndarray, center: tuple[float, float], size: float, textures: list[np.ndarray],
+               rot: np.ndarray, style: DieStyle, oblique: float, light: np.ndarray,
+               shadow: float) -> tuple[tuple[float, float], tuple[float, float, float, float], int]:
+    """Draw the posed cube; returns (image centre of the most upward face, box, index of that face)."""
+    import cv2
+
+    h, w = image.shape[:2]
+    # lowest corner rests on the plane z = 0
+    corners = np.array([[sx, sy, sz] for sx in (-.5, .5) for sy in (-.5, .5) for sz in (-.5, .5)]) @ rot.T
+    lift = -corners[:, 2].min()
+
+    def project(p: np.ndarray) -> np.ndarray:
+        p = np.atleast_2d(p)
+        x = center[0] + size * p[:, 0]
+        y = center[1] - size * p[:, 1] - size * oblique * (p[:, 2] + lift)
+        return np.stack([x, y], axis=1)
+
+    # soft shadow on the plane
+    if shadow > 0:
+        base = corners.copy(); base[:, 2] = -lift
+        pts = project(base + np.array([0.12, -0.12, 0]))
+        hull = cv2.convexHull(pts.astype(np.float32))
+        x0, y0 = np.floor(pts.min(0) - size * 0.4).astype(int)
+        x1, y1 = np.ceil(pts.max(0) + size * 0.4).astype(int)
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+        if x1 > x0 and y1 > y0:
+            mask = np.zeros((y1 - y0, x1 - x0), np.float32)
+            cv2.fillConvexPoly(mask, (hull.reshape(-1, 2) - [x0, y0]).astype(np.int32), 1.0, cv2.LINE_AA)
+            mask = cv2.GaussianBlur(mask, (0, 0), max(size * 0.08, 0.8)) * shadow
+            roi = image[y0:y1, x0:x1].astype(np.float32)
+            image[y0:y1, x0:x1] = np.clip(roi * (1 - mask[..., None]), 0, 255).astype(np.uint8)
+    order = []
+    for i, (n, u, v) in enumerate(_FACES):
+        nw = rot @ n
+        view = nw[2] + oblique * (-nw[1]) * 0.0 + oblique * nw[1] * 0  # orthographic: visible if facing up
+        # the camera looks along -z, leaning towards -y by `oblique`
+        facing = nw[2] + oblique * nw[1]
+        if facing <= 1e-6:
+            continue
+        centre3 = rot @ (n * 0.5)
+        order.append((centre3[2] + oblique * centre3[1], i, nw))
+    order.sort()
+    top_idx = max(range(6), key=lambda i: (rot @ _FACES[i][0])[2])
+    top_center = (0.0, 0.0)
+    all_pts = []
+    for _, i, nw in order:
+        n, u, v = _FACES[i]
+        c = n * 0.5
+        quad3 = np.array([c - u / 2 - v / 2, c + u / 2 - v / 2, c + u / 2 + v / 2, c - u / 2 + v / 2]) @ rot.T
+        quad = project(quad3)
+        all_pts.append(quad)
+        tex = textures[i]
+        s = tex.shape[0]
+        src = np.float32([[0, 0], [s, 0], [s, s], [0, s]])
+        x0, y0 = np.floor(quad.min(0)).astype(int) - 1
+        x1, y1 = np.ceil(quad.max(0)).astype(int) + 2
+        x0c, y0c, x1c, y1c = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+        if x1c <= x0c or y1c <= y0c:
+            continue
+        m = cv2.getPerspectiveTransform(src, np.float32(quad - [x0c, y0c]))
+        shade = 0.45 + 0.55 * max(float(nw @ light), 0.0)
+        face = cv2.warpPerspective(tex, m, (x1c - x0c, y1c - y0c), flags=cv2.INTER_AREA)
+        mask = np.zeros((y1c - y0c, x1c - x0c), np.float32)
+        cv2.fillConvexPoly(mask, np.round((quad - [x0c, y0c]) * 4).astype(np.int32), 1.0, cv2.LINE_AA, shift=2)
+        mask *= style.alpha
+        roi = image[y0c:y1c, x0c:x1c].astype(np.float32)
+        out = roi * (1 - mask[..., None]) + face.astype(np.float32) * shade * mask[..., None]
+        image[y0c:y1c, x0c:x1c] = np.clip(out, 0, 255).astype(np.uint8)
+        if i == top_idx:
+            top_center = tuple(quad.mean(0).tolist())
+    pts = np.concatenate(all_pts) if all_pts else project(corners)
+    box = (float(pts[:, 0].min()), float(pts[:, 1].min()), float(pts[:, 0].max()), float(pts[:, 1].max()))
+    return top_center, box, top_idx
+
+
+_LIGHT = np.array([0.25, 0.35, 0.9]) / np.linalg.norm([0.25, 0.35, 0.9])
+
+
+def draw_die(image: np.ndarray, center: tuple[float, float], size: float, value: int, *,
+             yaw_deg: float = 0.0, tilt_deg: float = 0.0, tilt_dir_deg: float = 0.0,
+             style: DieStyle = DIE_STYLES[0], oblique: float = 0.0, shadow: float = 0.35,
+             reason: Optional[str] = None) -> RenderedDie:
+    """Draw a die on ``image`` ((H, W, 3) uint8 BGR, modified in place) and return its truth.
+
+    ``center``: where the die's centre of mass projects (image pixels); ``size``: side in pixels
+    (> 2); ``value``: 1..6 on the face that ends up most upwards; ``tilt_deg`` 0..45 leans the die
+    (cocked when > 0). Raises :class:`RenderError` for a bad value or size.
+    """
+    if value not in PIPS:
+        raise RenderError(f"a die shows 1..6, not {value}")
+    if not size > 2:
+        raise RenderError(f"die size must exceed 2 pixels, got {size}")
+    values = _side_values(value, (1, 2, 3, 4, 5, 6))
+    textures = [die_face_texture(v, style) for v in values]
+    rot = _rotation(yaw_deg, tilt_deg, tilt_dir_deg)
+    top_center, box, top_idx = _draw_body(image, center, size, textures, rot, style, oblique, _LIGHT, shadow)
+    cocked = reason is not None or tilt_deg > 0
+    return RenderedDie(values[top_idx], top_center, box, size, tilt_deg, cocked,
+                       reason if reason is not None else ("tilted" if tilt_deg > 0 else None), style.name)
+
+
+def draw_cube(image: np.ndarray, center: tuple[float, float], size: float, value: int, *,
+              yaw_deg: float = 0.0, style: DieStyle = CUBE_STYLES[0], oblique: float = 0.0,
+              place: str = "centre", shadow: float = 0.35) -> RenderedCube:
+    """Draw a doubling cube lying flat with ``value`` (2..64) on top; ``size`` side in pixels.
+    Raises :class:`RenderError` for a bad value or size."""
+    if value not in CUBE_VALUES:
+        raise RenderError(f"a cube shows one of {CUBE_VALUES}, not {value}")
+    if not size > 2:
+        raise RenderError(f"cube size must exceed 2 pixels, got {size}")
+    values = _side_values(value, CUBE_VALUES)
+    textures = [cube_face_texture(v, style) for v in values]
+    rot = _rotation(yaw_deg, 0.0, 0.0)
+    top_center, _, _ = _draw_body(image, center, size, textures, rot, style, oblique, _LIGHT, shadow)
+    return RenderedCube(value, top_center, place, size)
+
+
+# ----------------------------------------------------------------------------- training aids
+def random_background(rng: np.random.Generator, size: tuple[int, int] = (640, 480)) -> np.ndarray:
+    """A (H, W, 3) uint8 BGR table-like background: plain, gradient, wood grain, felt or cloth."""
+    import cv2
+
+    w, h = size
+    base = rng.integers(20, 236, size=3).astype(np.float32)
+    kind = int(rng.integers(4))
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    if kind == 0:
+        img = np.broadcast_to(base, (h, w, 3)).copy()
+    elif kind == 1:
+        ang = rng.uniform(0, 2 * math.pi)
+        g = (xx * math.cos(ang) + yy * math.sin(ang)) / max(w, h)
+        img = base + (g[..., None] * rng.uniform(-80, 80))
+    elif kind == 2:  # wood grain
+        f = rng.uniform(0.02, 0.08)
+        g = np.sin(yy * f + 3 * np.sin(xx * 0.01 + rng.uniform(0, 6)))
+        img = base + g[..., None] * rng.uniform(8, 30)
+    else:  # felt / cloth noise
+        n = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), rng.uniform(0.8, 3))
+        img = base + n[..., None] * rng.uniform(10, 40)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def synthetic_training_images(n: int, rng: np.random.Generator, backgrounds: Sequence[np.ndarray] = (),
+                              cube_prob: float = 0.5) -> list[tuple[np.ndarray, Any]]:
+    """``n`` synthetic photos of scattered dice (flat and tilted, every style) and sometimes a cube,
+    on random table backgrounds or copies of ``backgrounds``; returns ``[(image, LabelledImage)]``
+    (:class:`vision.dice_data.LabelledImage`, dataset ``"synthetic"``)."""
+    import pathlib
+
+    from vision.dice_data import LabelledImage
+
+    out = []
+    for k in range(n):
+        if len(backgrounds) and rng.random() < 0.5:
+            img = backgrounds[int(rng.integers(len(backgrounds)))].copy()
+        else:
+            img = random_background(rng, (int(rng.choice([640, 800])), int(rng.choice([480, 640]))))
+        h, w = img.shape[:2]
+        size = float(np.exp(rng.uniform(np.log(18), np.log(70))))
+        oblique = float(rng.uniform(0, 0.35)) if rng.random() < 0.5 else 0.0
+        taken: list[tuple[float, float, float]] = []
+        boxes, values, cboxes, cvalues = [], [], [], []
+
+        def free_spot(s: float) -> Optional[tuple[float, float]]:
+            for _ in range(30):
+                x, y = rng.uniform(s, w - s), rng.uniform(s, h - s)
+                if all(math.hypot(x - a, y - b) > 1.3 * (s + r) / 2 + 2 for a, b, r in taken):
+                    return x, y
+            return None
+
+        if rng.random() < cube_prob:
+            cs = size * rng.uniform(1.1, 1.5)
+            spot = free_spot(cs)
+            if spot:
+                st = CUBE_STYLES[int(rng.integers(len(CUBE_STYLES)))]
+                cube = draw_cube(img, spot, cs, int(rng.choice(CUBE_VALUES)), yaw_deg=rng.uniform(0, 360),
+                                 style=st, oblique=oblique)
+                taken.append((spot[0], spot[1], cs * 1.3))
+                cx, cy = cube.center
+                cboxes.append((cx - cs / 2, cy - cs / 2, cx + cs / 2, cy + cs / 2))
+                cvalues.append(cube.value)
+        for _ in range(int(rng.integers(1, 9))):
+            s = size * rng.uniform(0.9, 1.1)
+            spot = free_spot(s)
+            if spot is None:
+                break
+            style = DIE_STYLES[int(rng.integers(len(DIE_STYLES)))]
+            if rng.random() < 0.3:
+                style = DieStyle("random", tuple(int(v) for v in rng.integers(0, 256, 3)),
+                                 tuple(int(v) for v in rng.integers(0, 256, 3)),
+                                 pip_scale=float(rng.uniform(0.75, 1.2)))
+            tilt = float(rng.uniform(3, 40)) if rng.random() < 0.25 else 0.0
+            d = draw_die(img, spot, s, int(rng.integers(1, 7)), yaw_deg=rng.uniform(0, 360), tilt_deg=tilt,
+                         tilt_dir_deg=rng.uniform(0, 360), style=style, oblique=oblique)
+            taken.append((spot[0], spot[1], s * 1.4))
+            cx, cy = d.center
+            boxes.append((cx - s / 2, cy - s / 2, cx + s / 2, cy + s / 2))
+            values.append(d.value)
+        item = LabelledImage("synthetic", pathlib.Path(f"synthetic_{k}.png"),
+                             np.asarray(boxes, np.float64).reshape(-1, 4), np.asarray(values, np.int64), (w, h),
+                             np.asarray(cboxes, np.float64).reshape(-1, 4), np.asarray(cvalues, np.int64))
+        out.append((img, item))
+    return out
+
+
+# ----------------------------------------------------------------------------- dice on boards
+@dataclasses.dataclass(frozen=True)
+class RenderedRoll:
+    """A board frame with a roll on it: ``image`` (H, W, 3) uint8 BGR, ``field``
+    (:class:`vision.registration.Field`), ``roller`` (``"top"``/``"bottom"``: the image side of the
+    player who rolled), ``dice`` (:class:`RenderedDie` truth, ``cocked``/``reason`` under the
+    USBGF 2017 rules: a die flat on a checker is fine), ``cube`` (:class:`RenderedCube` or None),
+    ``checkers`` ``(x, y, radius)`` image pixels."""
+
+    image: np.ndarray
+    field: Any
+    roller: str
+    dice: tuple[RenderedDie, ...]
+    cube: Optional[RenderedCube]
+    checkers: tuple[tuple[float, float, float], ...]
+
+
+COCKED_KINDS = ("tilted", "on_bar", "off_board", "wrong_half")
+
+
+def render_roll_on_board(rng: np.random.Generator, *, cocked_prob: float = 0.5,
+                         kinds: Sequence[str] = COCKED_KINDS, on_checker_prob: float = 0.15,
+                         tilt_range: tuple[float, float] = (8.0, 45.0),
+                         cube_prob: float = 0.7) -> RenderedRoll:
+    """A random board (:func:`vision.render_board.render_board`, random state, style and camera)
+    with a two-dice roll of the roller: with probability ``cocked_prob`` one die is cocked for a
+    reason drawn from ``kinds`` (``tilt_range`` in degrees for ``"tilted"``); a flat die rests on a
+    checker with probability ``on_checker_prob``; a cube lies centred or on a player's side."""
+    from vision.registration import field_from_corners
+    from vision.render_board import STYLES, CameraPose, Lighting, random_state, render_board
+
+    style = list(STYLES)[int(rng.integers(len(STYLES)))]
+    pose = CameraPose.looking_down(scale=float(rng.uniform(0.75, 0.92)), tilt=float(rng.uniform(-0.08, 0.08)),
+                                   turn_deg=float(rng.uniform(-4, 4)),
+                                   shift=(float(rng.uniform(-40, 40)), float(rng.uniform(-15, 15))))
+    lighting = Lighting(brightness=float(rng.uniform(0.8, 1.15)), gradient=float(rng.uniform(0, 0.3)),
+                        gradient_deg=float(rng.uniform(0, 360)), noise=float(rng.uniform(0, 4)),
+                        blur=float(rng.uniform(0, 0.8)))
+    board = render_board(random_state(rng), style=style, pose=pose, lighting=lighting, seed=int(rng.integers(1 << 30)))
+    image = board.image
+    h, w = image.shape[:2]
+    field = field_from_corners(board.corners, (w, h))
+    fw, fh = field.size
+    f2i = board.field_to_image
+
+    def to_img(x: float, y: float) -> tuple[float, float]:
+        p = f2i @ np.array([x, y, 1.0])
+        return float(p[0] / p[2]), float(p[1] / p[2])
+
+    a, b = np.array(to_img(fw / 2, fh / 2)), np.array(to_img(fw / 2 + 10, fh / 2))
+    px_per_unit = float(np.linalg.norm(b - a)) / 10
+    cw = field.checker_size[0]
+    checker_r = cw / 2 * px_per_unit
+    checkers = tuple((x, y, checker_r) for x, y, _, p in board.checkers if 1 <= p <= 24 or p == 0)
+    die_units = fw / 19.0 * float(rng.uniform(0.9, 1.1))
+    die_px = die_units * px_per_unit
+    roller = "bottom" if rng.random() < 0.5 else "top"
+    right = "right" if roller == "bottom" else "left"
+    placed: list[tuple[float, float]] = []
+
+    def clear_of_checkers(x: float, y: float, margin: float) -> bool:
+        return all(math.hypot(x - cx, y - cy) > checker_r + margin for cx, cy, _ in checkers)
+
+    def spot(kind: str) -> tuple[float, float, bool]:
+        """Image position for a die of this kind; third item: resting on a checker."""
+        for attempt in range(200):
+            if kind in ("flat", "tilted", "checker"):
+                half = right
+            elif kind == "wrong_half":
+                half = "left" if right == "right" else "right"
+            else:
+                half = None
+            if half is not None:
+                x0, x1 = (field.bar_x1 + die_units, fw - die_units) if half == "right" else (die_units, field.bar_x0 - die_units)
+                fx, fy = rng.uniform(x0, x1), rng.uniform(die_units, fh - die_units)
+            elif kind == "on_bar":
+                fx, fy = (field.bar_x0 + field.bar_x1) / 2, rng.uniform(fh * 0.1, fh * 0.9)
+            else:  # off_board: on the frame beside the field, or below/above it
+                side = int(rng.integers(3))
+                if side == 0:
+                    fx, fy = rng.choice([-1, 1]) * rng.uniform(0.04, 0.09) * fw + (0 if rng.random() < 0.5 else fw), rng.uniform(0.1, 0.9) * fh
+                else:
+                    fx, fy = rng.uniform(0.1, 0.9) * fw, (-1 if side == 1 else fh + 1) + (-1 if side == 1 else 1) * rng.uniform(0.03, 0.06) * fh
+                if 0 <= fx < fw and 0 <= fy < fh:
+                    continue
+            x, y = to_img(fx, fy)
+            if not (die_px < x < w - die_px and die_px < y < h - die_px):
+                continue
+            if any(math.hypot(x - a_, y - b_) < 1.8 * die_px for a_, b_ in placed):
+                continue
+            if kind == "checker":
+                near = [c for c in checkers if math.hypot(x - c[0], y - c[1]) < 0.3 * checker_r]
+                if not near:
+                    continue
+                return near[0][0], near[0][1], True
+            if not clear_of_checkers(x, y, die_px * 0.75):
+                continue
+            return x, y, False
+        raise RenderError(f"no room for a {kind} die")
+
+    cocked_index = int(rng.integers(2)) if rng.random() < cocked_prob else -1
+    truth = []
+    style = DIE_STYLES[int(rng.integers(len(DIE_STYLES)))]
+    oblique = float(rng.uniform(0, 0.15))
+    for i in range(2):
+        kind = str(rng.choice(list(kinds))) if i == cocked_index else "flat"
+        if kind == "flat" and rng.random() < on_checker_prob and any(
+                field.image_half(field.to_field(np.array([[c[0], c[1]]]))[0][0]) == right for c in checkers):
+            kind = "checker"
+        try:
+            x, y, on_chk = spot(kind)
+        except RenderError:
+            x, y, on_chk = spot("flat")
+            kind = "flat"
+        tilt = float(rng.uniform(*tilt_range)) if kind == "tilted" else 0.0
+        reason = None if kind in ("flat", "checker") else kind
+        d = draw_die(image, (x, y), die_px, int(rng.integers(1, 7)), yaw_deg=rng.uniform(0, 360), tilt_deg=tilt,
+                     tilt_dir_deg=rng.uniform(0, 360), style=style, oblique=oblique, reason=reason)
+        d = dataclasses.replace(d, on_checker=on_chk)
+        placed.append((x, y))
+        truth.append(d)
+    cube = None
+    if rng.random() < cube_prob:
+        place = str(rng.choice(["centre", "top", "bottom"]))
+        fx = (field.bar_x0 + field.bar_x1) / 2
+        fy = {"centre": 0.5, "top": 0.08, "bottom": 0.92}[place] * fh
+        x, y = to_img(fx, fy)
+        if all(math.hypot(x - a_, y - b_) > 2 * die_px for a_, b_ in placed):
+            value = 64 if place == "centre" else int(rng.choice(CUBE_VALUES))
+            cube = draw_cube(image, (x, y), die_px * 1.2, value, yaw_deg=rng.uniform(-20, 20),
+                             style=CUBE_STYLES[int(rng.integers(len(CUBE_STYLES)))], oblique=oblique, place=place)
+    return RenderedRoll(image, field, roller, tuple(truth), cube, checkers)
+
+
+def evaluate_cocked_rendered(n: int, reader: Any, seed: int = 1234, **kwargs: Any) -> dict[str, Any]:
+    """Score dice reading and the cocked rule on ``n`` rendered boards (:func:`render_roll_on_board`).
+
+    Returns counts and ``recall``/``precision`` of cocked calls over matched dice, per-reason
+    catches, ``value_accuracy`` and ``found_rate`` and cube value/place accuracy.
+    """
+    from vision.cocked import TiltModel, judge_roll
+    from vision.cube import CubeReader, cube_from_scan
+
+    rng = np.random.default_rng(seed)
+    try:
+        tilt = TiltModel(getattr(reader, "models_dir", None))
+    except FileNotFoundError:
+        tilt = None
+    try:
+        cube_reader = CubeReader(getattr(reader, "models_dir", None))
+    except FileNotFoundError:
+        cube_reader = None
+    tp = fp = fn = tn = 0
+    found = correct = total = false = 0
+    per_reason: dict[str, dict[str, int]] = {}
+    cube_total = cube_found = cube_value = cube_place = 0
+    tilt_bins: dict[str, list[int]] = {}
+    for _ in range(n):
+        roll = render_roll_on_board(rng, **kwargs)
+        cands, probs = reader.scan(roll.image, roll.field)
+        dice = reader.dice_from_scan(cands, probs)
+        judged = judge_roll(dice, roll.field, roll.image, roller=roll.roller, tilt_model=tilt)
+        used = set()
+        for t in roll.dice:
+            total += 1
+            best, bd = None, 0.6 * t.size
+            for i, d in enumerate(judged):
+                dd = math.hypot(d.center[0] - t.center[0], d.center[1] - t.center[1])
+                if i not in used and dd < bd:
+                    best, bd = i, dd
+            key = t.reason or ("flat_on_checker" if t.on_checker else "flat")
+            r = per_reason.setdefault(key, {"total": 0, "caught": 0, "found": 0})
+            r["total"] += 1
+            if best is None:
+                fn += t.cocked
+                continue
+            used.add(best)
+            d = judged[best]
+            found += 1
+            r["found"] += 1
+            correct += d.value == t.value
+            if t.cocked:
+                tp += d.cocked; fn += not d.cocked
+                r["caught"] += d.cocked
+                if t.reason == "tilted":
+                    b = f"{int(t.tilt_deg // 10 * 10)}-{int(t.tilt_deg // 10 * 10 + 10)}"
+                    tilt_bins.setdefault(b, [0, 0])
+                    tilt_bins[b][0] += 1; tilt_bins[b][1] += d.cocked
+            else:
+                fp += d.cocked; tn += not d.cocked
+                r["caught"] += d.cocked  # flat dice "caught" = wrongly called cocked
+        false += len(judged) - len(used)
+        if roll.cube is not None and cube_reader is not None:
+            cube_total += 1
+            cr = cube_from_scan(roll.image, cands, probs, roll.field, cube_reader)
+            if cr is not None and math.hypot(cr.center[0] - roll.cube.center[0], cr.center[1] - roll.cube.center[1]) < roll.cube.size:
+                cube_found += 1
+                cube_value += cr.value == roll.cube.value
+                cube_place += cr.place == roll.cube.place
+    return {
+        "boards": n, "dice": total, "cocked": tp + fn, "found": found, "false_dice": false,
+        "found_rate": found / total if total else None,
+        "value_accuracy": correct / found if found else None,
+        "true_positive": tp, "false_positive": fp, "false_negative": fn, "true_negative": tn,
+        "recall": tp / (tp + fn) if tp + fn else None,
+        "precision": tp / (tp + fp) if tp + fp else None,
+        "per_reason": per_reason,
+        "tilt_bins_total_caught": tilt_bins,
+        "cube": {"boards_with_cube": cube_total, "found": cube_found, "value_correct": cube_value,
+                 "place_correct": cube_place},
+    }

@@ -1,0 +1,59 @@
+"""The two small dice networks (torch, training only; inference runs the exported ONNX in cv2.dnn).
+
+- :class:`DiceDetector`: fully convolutional, (N, 3, H, W) -> (N, 2, H/4, W/4): channel 0 the die
+  centre heatmap (logits), channel 1 log(die side / DETECT_DIE_PX) at the centre cell.
+- :class:`DiceClassifier`: (N, 3, 32, 32) -> (N, 7) logits: top-face pip value 1..6 (index 0..5)
+  and 6 = "not a die".
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+
+def _cbr(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> nn.Sequential:
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, 3, stride=stride, padding=dilation, dilation=dilation, bias=False),
+        nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+
+class DiceDetector(nn.Module):
+    """Die centres and sizes at stride 4 (see module docstring)."""
+
+    def __init__(self, width: int = 16) -> None:
+        super().__init__()
+        w = width
+        self.s2 = _cbr(3, w, 2)
+        self.s4 = nn.Sequential(_cbr(w, 2 * w, 2), _cbr(2 * w, 2 * w))
+        self.s8 = nn.Sequential(_cbr(2 * w, 3 * w, 2), _cbr(3 * w, 3 * w), _cbr(3 * w, 3 * w, dilation=2))
+        self.lat = nn.Conv2d(3 * w, 2 * w, 1)
+        self.fuse = _cbr(2 * w, 2 * w)
+        self.head = nn.Conv2d(2 * w, 2, 1)
+        with torch.no_grad():
+            self.head.bias[0] = -4.0
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        f4 = self.s4(self.s2(x))
+        f8 = self.s8(f4)
+        up = nn.functional.interpolate(self.lat(f8), scale_factor=2.0, mode="nearest")
+        return self.head(self.fuse(f4 + up))
+
+
+class DiceClassifier(nn.Module):
+    """Top-face value (or not a die) from a 32x32 patch (see module docstring)."""
+
+    def __init__(self, width: int = 16, classes: int = 7) -> None:
+        super().__init__()
+        w = width
+        self.body = nn.Sequential(
+            _cbr(3, w), _cbr(w, w), nn.MaxPool2d(2),
+            _cbr(w, 2 * w), _cbr(2 * w, 2 * w), nn.MaxPool2d(2),
+            _cbr(2 * w, 4 * w), _cbr(4 * w, 4 * w), nn.MaxPool2d(2),
+            _cbr(4 * w, 4 * w),
+        )
+        self.fc = nn.Linear(4 * w, classes)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        f = self.body(x)
+        return self.fc(f.mean(dim=(2, 3)))

@@ -1,0 +1,388 @@
+"""Train the dice detector and value classifier, export them to ONNX for cv2.dnn.
+
+Needs torch (training only, not a runtime dependency)::
+
+    pip install torch==2.13.0
+    python -m vision.training.train_dice --fold all  --out vision/models          # shipped models
+    python -m vision.training.train_dice --fold 0    --out /tmp/dice_fold0        # trains on fold 1
+    python -m vision.training.train_dice --fold 1    --out /tmp/dice_fold1        # trains on fold 0
+
+``--fold K`` holds out the images whose :meth:`LabelledImage.fold` is K (2 folds, by a hash of the
+file name) so ``python -m vision.evaluate_dice --models /tmp/dice_foldK --fold K`` reports
+held-out figures. ``--holdout-dataset NAME`` instead trains without one whole dataset.
+Synthetic dice from :mod:`vision.render_dice` are mixed in (``--synthetic``) to widen the styles.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import math
+import pathlib
+import time
+
+import cv2
+import numpy as np
+import torch
+from torch import nn
+
+from vision.dice_data import LabelledImage, default_dice_root, iter_datasets
+from vision.dice_patches import DETECT_DIE_PX, PATCH, STRIDE, crop_patch, detector_blob, patches_blob
+from vision.training.nets import DiceClassifier, DiceDetector
+
+#: Classifier classes: 0..5 the pip values 1..6, 6 "not a die", 7 a doubling cube.
+NONE_CLASS, CUBE_CLASS = 6, 7
+
+DATA = default_dice_root()
+
+
+def photometric(img: np.ndarray, rng: np.random.Generator, strong: bool = True) -> np.ndarray:
+    """Random colour/brightness/blur/noise changes to a uint8 BGR image (any size)."""
+    out = img.astype(np.float32)
+    if strong and rng.random() < 0.5:
+        hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
+        hsv[..., 0] = (hsv[..., 0].astype(np.int32) + int(rng.integers(0, 180))) % 180
+        if rng.random() < 0.5:
+            hsv[..., 1] = np.clip(hsv[..., 1] * rng.uniform(0.3, 1.6), 0, 255).astype(np.uint8)
+        out = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR).astype(np.float32)
+    if strong and rng.random() < 0.15:
+        out = np.repeat(cv2.cvtColor(out.astype(np.uint8), cv2.COLOR_BGR2GRAY)[..., None], 3, 2).astype(np.float32)
+    if strong and rng.random() < 0.15:
+        out = 255.0 - out
+    out = out * rng.uniform(0.6, 1.4) + rng.uniform(-40, 40)
+    out = out * rng.uniform(0.85, 1.15, size=3)[None, None, :]
+    if rng.random() < 0.3:
+        sigma = rng.uniform(0.3, 1.3)
+        out = cv2.GaussianBlur(out, (0, 0), sigma)
+    if rng.random() < 0.3:
+        out = out + rng.normal(0, rng.uniform(2, 8), out.shape)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def die_sizes(item: LabelledImage) -> np.ndarray:
+    """(N,) die sides in pixels: the larger side of each box."""
+    return np.maximum(item.boxes[:, 2] - item.boxes[:, 0], item.boxes[:, 3] - item.boxes[:, 1])
+
+
+# ----------------------------------------------------------------------------- classifier data
+def classifier_samples(items: list[tuple[np.ndarray, LabelledImage]], rng: np.random.Generator,
+                       neg_ratio: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """One epoch of augmented patches: (N, 3, 32, 32) float32 and (N,) int64 labels (0..5 value-1, 6 none)."""
+    patches, labels = [], []
+    for img, item in items:
+        if len(item.values) == 0:
+            continue
+        sizes = die_sizes(item)
+        centers = item.centers
+        h, w = img.shape[:2]
+        for (cx, cy), s, v in zip(centers, sizes, item.values):
+            c = (cx + rng.normal(0, 0.06 * s), cy + rng.normal(0, 0.06 * s))
+            patches.append(photometric(crop_patch(img, c, s * math.exp(rng.uniform(-0.15, 0.2)),
+                                                  rng.uniform(0, 360)), rng))
+            labels.append(int(v) - 1)
+        csz = np.maximum(item.cube_boxes[:, 2] - item.cube_boxes[:, 0], item.cube_boxes[:, 3] - item.cube_boxes[:, 1])
+        ccen = np.stack([(item.cube_boxes[:, 0] + item.cube_boxes[:, 2]) / 2,
+                         (item.cube_boxes[:, 1] + item.cube_boxes[:, 3]) / 2], axis=1)
+        for (cx, cy), s in zip(ccen, csz):
+            for _ in range(3):
+                c = (cx + rng.normal(0, 0.06 * s), cy + rng.normal(0, 0.06 * s))
+                patches.append(photometric(crop_patch(img, c, s * math.exp(rng.uniform(-0.15, 0.2)),
+                                                      rng.uniform(0, 360)), rng))
+                labels.append(CUBE_CLASS)
+        if len(csz):
+            centers = np.concatenate([centers, ccen]); sizes = np.concatenate([sizes, csz])
+        n_neg = int(round(len(item.values) * neg_ratio))
+        med = float(np.median(sizes))
+        for k in range(n_neg):
+            for _ in range(20):
+                if k % 2 == 0:  # next to a die: partial dice must read as "not a die"
+                    j = int(rng.integers(len(sizes)))
+                    ang = rng.uniform(0, 2 * math.pi)
+                    r = rng.uniform(0.6, 1.1) * sizes[j]
+                    c = (centers[j, 0] + r * math.cos(ang), centers[j, 1] + r * math.sin(ang))
+                    s = sizes[j] * math.exp(rng.uniform(-0.2, 0.2))
+                else:  # anywhere
+                    c = (rng.uniform(0, w), rng.uniform(0, h))
+                    s = med * math.exp(rng.uniform(-0.4, 0.5))
+                d = np.hypot(centers[:, 0] - c[0], centers[:, 1] - c[1])
+                if np.all(d > 0.55 * sizes):
+                    patches.append(photometric(crop_patch(img, c, s, rng.uniform(0, 360)), rng))
+                    labels.append(6)
+                    break
+    return patches_blob(patches), np.asarray(labels, dtype=np.int64)
+
+
+# ----------------------------------------------------------------------------- detector data
+def detector_sample(img: np.ndarray, item: LabelledImage, rng: np.random.Generator,
+                    crop: int = 192) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One augmented crop: (3, crop, crop) float32 input, (crop/4, crop/4) heat target,
+    (crop/4, crop/4) log-size target (NaN where no centre). Cubes count as dice here."""
+    sizes = die_sizes(item)
+    med = float(np.median(sizes)) if len(sizes) else 40.0
+    if len(item.cube_boxes):
+        cb = item.cube_boxes
+        item = dataclasses.replace(item, boxes=np.concatenate([item.boxes, cb]),
+                                   values=np.concatenate([item.values, np.zeros(len(cb), np.int64)]))
+        sizes = die_sizes(item)
+    target = math.exp(rng.uniform(math.log(11), math.log(44)))
+    scale = target / med
+    h, w = img.shape[:2]
+    sw, sh = max(int(round(w * scale)), 1), max(int(round(h * scale)), 1)
+    small = cv2.resize(img, (sw, sh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    centers = item.centers * scale
+    ssz = sizes * scale
+    # choose the crop window: around a random die most of the time
+    if len(centers) and rng.random() < 0.8:
+        j = int(rng.integers(len(centers)))
+        x0 = int(centers[j, 0] - rng.uniform(0.1, 0.9) * crop)
+        y0 = int(centers[j, 1] - rng.uniform(0.1, 0.9) * crop)
+    else:
+        x0 = int(rng.uniform(-crop * 0.2, max(sw - crop * 0.8, 1)))
+        y0 = int(rng.uniform(-crop * 0.2, max(sh - crop * 0.8, 1)))
+    m = np.array([[1, 0, -x0], [0, 1, -y0]], dtype=np.float64)
+    win = cv2.warpAffine(small, m, (crop, crop), borderMode=cv2.BORDER_REFLECT)
+    cs = centers - np.array([x0, y0])
+    k = int(rng.integers(4))
+    if k:
+        win = np.ascontiguousarray(np.rot90(win, k))
+        for _ in range(k):  # np.rot90 counter-clockwise: (x, y) -> (y, crop-1-x)
+            cs = np.stack([cs[:, 1], crop - 1 - cs[:, 0]], axis=1)
+    if rng.random() < 0.5:
+        win = np.ascontiguousarray(win[:, ::-1])
+        cs = np.stack([crop - 1 - cs[:, 0], cs[:, 1]], axis=1)
+    win = photometric(win, rng)
+    g = crop // STRIDE
+    heat = np.zeros((g, g), np.float32)
+    lsz = np.full((g, g), np.nan, np.float32)
+    yy, xx = np.mgrid[0:g, 0:g].astype(np.float32)
+    for (cx, cy), s in zip(cs, ssz):
+        gx, gy = (cx + 0.5) / STRIDE - 0.5, (cy + 0.5) / STRIDE - 0.5
+        if not (-1 <= gx <= g and -1 <= gy <= g):
+            continue
+        sig = max(s / STRIDE / 6.0, 0.6)
+        heat = np.maximum(heat, np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * sig * sig)))
+        ix, iy = int(round(gx)), int(round(gy))
+        if 0 <= ix < g and 0 <= iy < g:
+            heat[iy, ix] = 1.0
+            lsz[iy, ix] = math.log(s / DETECT_DIE_PX)
+    return detector_blob(win)[0], heat, lsz
+
+
+def focal_loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """CenterNet's penalty-reduced focal loss (Zhou et al. 2019), normalised by the centre count."""
+    p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
+    pos = target.eq(1).float()
+    neg = 1 - pos
+    pos_loss = torch.log(p) * (1 - p) ** 2 * pos
+    neg_loss = torch.log(1 - p) * p ** 2 * (1 - target) ** 4 * neg
+    n = pos.sum().clamp(min=1)
+    return -(pos_loss.sum() + neg_loss.sum()) / n
+
+
+# ----------------------------------------------------------------------------- training loops
+def train_classifier(items, epochs: int, rng, log) -> DiceClassifier:
+    """Train the value classifier on augmented patches from ``items`` [(image, LabelledImage)]."""
+    net = DiceClassifier(classes=8)
+    n_dice = sum(len(it.values) for _, it in items)
+    total = epochs * (math.ceil(n_dice * 2.5 / 128) + 4)
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=total, pct_start=0.15)
+    lossf = nn.CrossEntropyLoss(label_smoothing=0.05)
+    step = 0
+    for ep in range(epochs):
+        t = time.time()
+        x, y = classifier_samples(items, rng)
+        perm = rng.permutation(len(y))
+        net.train()
+        tot, correct, n = 0.0, 0, 0
+        for i in range(0, len(perm), 128):
+            idx = perm[i:i + 128]
+            xb, yb = torch.from_numpy(x[idx]), torch.from_numpy(y[idx])
+            out = net(xb)
+            loss = lossf(out, yb)
+            opt.zero_grad(); loss.backward(); opt.step()
+            if step < total - 1:
+                sched.step(); step += 1
+            tot += float(loss.detach()) * len(idx); correct += int((out.argmax(1) == yb).sum()); n += len(idx)
+        log(f"cls epoch {ep}: loss {tot / n:.4f} acc {correct / n:.4f} ({time.time() - t:.0f}s, {n} patches)")
+    return net
+
+
+def train_detector(items, epochs: int, rng, log, per_epoch: int = 1200) -> DiceDetector:
+    """Train the centre/size detector on augmented crops from ``items``."""
+    net = DiceDetector()
+    total = epochs * math.ceil(per_epoch / 32)
+    opt = torch.optim.AdamW(net.parameters(), lr=4e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=4e-3, total_steps=total, pct_start=0.15)
+    for ep in range(epochs):
+        t = time.time()
+        net.train()
+        tot = 0.0
+        for b in range(math.ceil(per_epoch / 32)):
+            xs, hs, ls = [], [], []
+            for _ in range(32):
+                img, item = items[int(rng.integers(len(items)))]
+                x, hm, lz = detector_sample(img, item, rng)
+                xs.append(x); hs.append(hm); ls.append(lz)
+            xb = torch.from_numpy(np.stack(xs))
+            hb = torch.from_numpy(np.stack(hs))
+            lb = torch.from_numpy(np.stack(ls))
+            out = net(xb)
+            loss = focal_loss(out[:, 0], hb)
+            mask = ~torch.isnan(lb)
+            if mask.any():
+                loss = loss + 0.5 * nn.functional.smooth_l1_loss(out[:, 1][mask], lb[mask])
+            opt.zero_grad(); loss.backward(); opt.step(); sched.step()
+            tot += float(loss)
+        log(f"det epoch {ep}: loss {tot / math.ceil(per_epoch / 32):.4f} ({time.time() - t:.0f}s)")
+    return net
+
+
+def cube_patches(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` rendered cube patches: (n, 3, 32, 32) float32 and (n,) labels (index in CUBE_VALUES)."""
+    from vision.render_dice import CUBE_STYLES, CUBE_VALUES, DieStyle, draw_cube, random_background
+
+    xs, ys = [], []
+    for _ in range(n):
+        bg = random_background(rng, (128, 128))
+        size = rng.uniform(30, 60)
+        st = CUBE_STYLES[int(rng.integers(len(CUBE_STYLES)))]
+        if rng.random() < 0.3:
+            st = DieStyle("random", tuple(int(v) for v in rng.integers(0, 256, 3)),
+                          tuple(int(v) for v in rng.integers(0, 256, 3)))
+        k = int(rng.integers(6))
+        cube = draw_cube(bg, (64 + rng.uniform(-4, 4), 64 + rng.uniform(-4, 4)), size, CUBE_VALUES[k],
+                         yaw_deg=rng.uniform(0, 360), style=st, oblique=float(rng.uniform(0, 0.3)))
+        c = (cube.center[0] + rng.normal(0, 0.05 * size), cube.center[1] + rng.normal(0, 0.05 * size))
+        xs.append(photometric(crop_patch(bg, c, size * math.exp(rng.uniform(-0.15, 0.2)), rng.uniform(0, 360)), rng))
+        ys.append(k)
+    return patches_blob(xs), np.asarray(ys, np.int64)
+
+
+def tilt_patches(n: int, rng: np.random.Generator, real: list) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` patches in the board's top-down frame for the tilt network: (n, 3, 32, 32) float32 and
+    (n,) labels (1 = the die does not rest flat). Half are tilted renders (4..45 degrees); flat ones
+    are renders seen straight down or with parallax (oblique up to 0.5) and real top-down dice from
+    ``real`` [(image, LabelledImage)] (nell-byler only: photos taken from above)."""
+    from vision.cocked import TILT_CONTEXT, TILT_PATCH
+    from vision.render_dice import DIE_STYLES, DieStyle, draw_die, random_background
+
+    xs, ys = [], []
+    for i in range(n):
+        tilted = i % 2 == 1
+        if not tilted and real and rng.random() < 0.3:
+            img, item = real[int(rng.integers(len(real)))]
+            j = int(rng.integers(len(item.values)))
+            s = die_sizes(item)[j]
+            c = item.centers[j] + rng.normal(0, 0.05 * s, 2)
+            xs.append(photometric(crop_patch(img, tuple(c), s * math.exp(rng.uniform(-0.15, 0.2)), rng.uniform(0, 360),
+                                             TILT_PATCH, TILT_CONTEXT), rng, strong=False))
+            ys.append(0)
+            continue
+        bg = random_background(rng, (160, 160))
+        size = rng.uniform(30, 50)
+        st = DIE_STYLES[int(rng.integers(len(DIE_STYLES)))]
+        if rng.random() < 0.25:
+            st = DieStyle("random", tuple(int(v) for v in rng.integers(0, 256, 3)),
+                          tuple(int(v) for v in rng.integers(0, 256, 3)))
+        tilt = float(rng.uniform(4, 45)) if tilted else 0.0
+        d = draw_die(bg, (80, 80), size, int(rng.integers(1, 7)), yaw_deg=rng.uniform(0, 360), tilt_deg=tilt,
+                     tilt_dir_deg=rng.uniform(0, 360), style=st, oblique=float(rng.uniform(0, 0.5)))
+        c = (d.center[0] + rng.normal(0, 0.06 * size), d.center[1] + rng.normal(0, 0.06 * size))
+        xs.append(photometric(crop_patch(bg, c, size * math.exp(rng.uniform(-0.15, 0.25)), rng.uniform(0, 360),
+                                         TILT_PATCH, TILT_CONTEXT), rng, strong=False))
+        ys.append(int(tilted))
+    return patches_blob(xs), np.asarray(ys, np.int64)
+
+
+def train_on_arrays(make, classes: int, epochs: int, rng, log, name: str) -> DiceClassifier:
+    """Train a :class:`DiceClassifier` with ``classes`` outputs on fresh batches ``make()`` per epoch."""
+    net = DiceClassifier(classes=classes)
+    x, y = make()
+    steps = math.ceil(len(y) / 128)
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=epochs * steps + 1, pct_start=0.15)
+    lossf = nn.CrossEntropyLoss(label_smoothing=0.05)
+    for ep in range(epochs):
+        t = time.time()
+        if ep:
+            x, y = make()
+        perm = rng.permutation(len(y))
+        net.train()
+        correct, n = 0, 0
+        for i in range(0, len(perm), 128):
+            idx = perm[i:i + 128]
+            xb, yb = torch.from_numpy(x[idx]), torch.from_numpy(y[idx])
+            out = net(xb)
+            loss = lossf(out, yb)
+            opt.zero_grad(); loss.backward(); opt.step(); sched.step()
+            correct += int((out.argmax(1) == yb).sum()); n += len(idx)
+        log(f"{name} epoch {ep}: acc {correct / n:.4f} ({time.time() - t:.0f}s)")
+    return net
+
+
+def export(net: nn.Module, example: torch.Tensor, path: pathlib.Path, dynamic: dict) -> None:
+    """Export ``net`` to ONNX (opset 13) at ``path``."""
+    net.eval()
+    torch.onnx.export(net, example, str(path), input_names=["input"], output_names=["output"],
+                      dynamic_axes=dynamic, opset_version=13, dynamo=False)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--fold", default="all", help="held-out fold 0 or 1, or 'all' to train on everything")
+    ap.add_argument("--holdout-dataset", default=None, help="train without this dataset folder")
+    ap.add_argument("--out", type=pathlib.Path, default=pathlib.Path("vision/models"))
+    ap.add_argument("--data", type=pathlib.Path, default=DATA)
+    ap.add_argument("--cls-epochs", type=int, default=30)
+    ap.add_argument("--det-epochs", type=int, default=30)
+    ap.add_argument("--only", choices=["cls", "det", "cube", "tilt"], default=None)
+    ap.add_argument("--aux-epochs", type=int, default=25, help="epochs of the cube-value and tilt networks")
+    ap.add_argument("--synthetic", type=int, default=0, help="synthetic images to add (vision.render_dice)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--skip-cube", action="store_true", help="do not train the cube-value network")
+    ap.add_argument("--threads", type=int, default=2)
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    args.out.mkdir(parents=True, exist_ok=True)
+    logf = open(args.out / "train_log.txt", "a")
+
+    def log(msg: str) -> None:
+        print(msg, flush=True)
+        logf.write(msg + "\n"); logf.flush()
+
+    items = []
+    for name, data in iter_datasets(args.data):
+        if name == args.holdout_dataset:
+            continue
+        for it in data:
+            if args.fold != "all" and it.fold() == int(args.fold):
+                continue
+            items.append((cv2.imread(str(it.path)), it))
+    if args.synthetic:
+        from vision.render_dice import synthetic_training_images
+        backgrounds = [img for img, _ in items[:: max(len(items) // 40, 1)]]
+        items += synthetic_training_images(args.synthetic, rng, backgrounds=[])
+        # plain table backgrounds only: pasting onto the real photos could cover labelled dice
+    log(f"training on {len(items)} images (fold held out: {args.fold}, dataset held out: {args.holdout_dataset})")
+    if args.only in (None, "cls"):
+        cls = train_classifier(items, args.cls_epochs, rng, log)
+        export(cls, torch.zeros(1, 3, PATCH, PATCH), args.out / "dice_classifier.onnx", {"input": {0: "n"}, "output": {0: "n"}})
+    if args.only in (None, "det"):
+        det = train_detector(items, args.det_epochs, rng, log)
+        export(det, torch.zeros(1, 3, 192, 192), args.out / "dice_detector.onnx",
+               {"input": {2: "h", 3: "w"}, "output": {2: "gh", 3: "gw"}})
+    if args.only in (None, "cube") and not args.skip_cube:
+        net = train_on_arrays(lambda: cube_patches(3000, rng), 6, args.aux_epochs, rng, log, "cube")
+        export(net, torch.zeros(1, 3, PATCH, PATCH), args.out / "dice_cube.onnx", {"input": {0: "n"}, "output": {0: "n"}})
+    if args.only in (None, "tilt"):
+        real = [(img, it) for img, it in items if it.dataset == "nell-byler"]
+        net = train_on_arrays(lambda: tilt_patches(3000, rng, real), 2, args.aux_epochs, rng, log, "tilt")
+        export(net, torch.zeros(1, 3, PATCH, PATCH), args.out / "dice_tilt.onnx", {"input": {0: "n"}, "output": {0: "n"}})
+    log("done")
+
+
+if __name__ == "__main__":
+    main()
