@@ -46,6 +46,8 @@
     if (t === "source") return "Camera " + ev.status + (ev.detail ? ": " + ev.detail : "");
     if (t === "link") return "LED board " + ev.state + (ev.detail ? ": " + ev.detail : "");
     if (t === "observation") return "Board seen";
+    if (t === "board") return "Board " + ev.status + (ev.detail ? ": " + ev.detail : "");
+    if (t === "button") return "LED board button " + ev.button + (ev.action === "long_press" ? " (long press)" : "");
     if (t === "leds") return "LED frame acknowledged in " + Number(ev.acked_ms || 0).toFixed(1) + " ms";
     return t;
   }
@@ -201,6 +203,9 @@
     lengthInput.addEventListener("input", sync);
     sync();
   }
+
+  var logAll = document.getElementById("log-all");
+  logAll.addEventListener("change", function () { logList.classList.toggle("quiet", !logAll.checked); });
 
   var cameraButton = document.getElementById("camera-toggle");
   var camera = document.getElementById("camera");
