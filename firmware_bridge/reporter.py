@@ -146,6 +146,10 @@ class LedReporter:
         self._thread = threading.Thread(target=self._run, name="led-reporter", daemon=True)
         self._thread.start()
 
+    def take(self, event: Event) -> None:
+        """Apply one event to the scene (what the bus subscription does for each event)."""
+        self._on_event(event)
+
     def _on_event(self, event: Event) -> None:
         with self._cond:
             if self.scene.apply(event, self.clock()):

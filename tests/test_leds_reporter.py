@@ -197,3 +197,10 @@ def test_buttons_and_link_states_are_published(rig):
     assert events.wait(lambda e: len(e.of(ButtonEvent)) == 2)
     assert [(b.button, b.action) for b in events.of(ButtonEvent)] == [("confirm", "press"), ("undo", "long_press")]
     assert events.of(ButtonEvent)[0].to_dict()["type"] == "button"
+
+
+def test_state_from_before_attach_can_be_shown(rig):
+    bus, events, handle, out = rig
+    handle.show(TurnEvent(player=0, waiting_for="opening_roll"))
+    assert handle.board.wait_for(lambda b: lit(b.leds) == {27: ((0, 80, 255), "pulse")})
+    assert not [e for e in events.of(TurnEvent)]  # shown on the LEDs, not published
