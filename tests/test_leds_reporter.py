@@ -10,8 +10,8 @@ import pytest
 
 import firmware_bridge
 from companion.bus import EventBus
-from companion.events import (ButtonEvent, CockedDiceEvent, LedsEvent, LinkStateEvent, RollEvent,
-                              TurnEvent, VerdictEvent)
+from companion.events import (ButtonEvent, CockedDiceEvent, LedsEvent, LinkStateEvent, OverrideEvent,
+                              RollEvent, TurnEvent, VerdictEvent)
 from firmware_bridge.layout import LedLayout
 from firmware_bridge.messages import LedState, Pattern
 from firmware_bridge.reporter import AMBER, GREEN, RED, LedScene
@@ -55,6 +55,21 @@ def test_correction_clears_and_intermediate_verdicts_change_nothing():
     assert lit(scene.frame()) == {27: (RED, "blink")}  # still waiting for the correction turn event
     scene.apply(TurnEvent(player=1, waiting_for="roll"), 0.4)
     assert lit(scene.frame()) == {27: ((0, 80, 255), "pulse")}
+
+
+@pytest.mark.parametrize("clearing", [VerdictEvent(verdict="accepted"), VerdictEvent(verdict="corrected"),
+                                      OverrideEvent(action="undo")])
+def test_accepted_corrected_or_undone_plays_clear_the_highlights(clearing):
+    scene = LedScene(LedLayout())
+    scene.apply(ILLEGAL, 0.0)
+    assert scene.apply(clearing, 1.0)
+    assert lit(scene.frame()) == {}
+
+
+def test_checkers_moved_while_nobody_plays_blink_red():
+    scene = LedScene(LedLayout())
+    scene.apply(VerdictEvent(verdict="position_changed", points_differing=(12, 13)), 0.0)
+    assert lit(scene.frame()) == {11: (RED, "blink"), 12: (RED, "blink"), 27: (RED, "blink")}
 
 
 def test_legal_play_flashes_green_then_clears():
