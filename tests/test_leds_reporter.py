@@ -7,6 +7,8 @@ import threading
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import firmware_bridge
 from companion.bus import EventBus
@@ -219,3 +221,41 @@ def test_state_from_before_attach_can_be_shown(rig):
     handle.show(TurnEvent(player=0, waiting_for="opening_roll"))
     assert handle.board.wait_for(lambda b: lit(b.leds) == {27: ((0, 80, 255), "pulse")})
     assert not [e for e in events.of(TurnEvent)]  # shown on the LEDs, not published
+
+
+points = st.lists(st.integers(-2, 27), max_size=8).map(tuple)
+any_event = st.one_of(
+    st.builds(VerdictEvent, verdict=st.sampled_from(["legal", "illegal", "in_progress", "no_change", "corrected",
+                                                     "position_changed", "accepted", "something_new"]),
+              points_differing=points, points_played=points),
+    st.builds(CockedDiceEvent, player=st.integers(0, 1)),
+    st.builds(RollEvent, player=st.integers(0, 1)),
+    st.builds(TurnEvent, waiting_for=st.sampled_from(["opening_roll", "roll", "play", "correction",
+                                                      "cube_response", "game_over", "unknown"])),
+    st.builds(OverrideEvent),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(any_event, st.floats(0, 2)), max_size=25), st.booleans())
+def test_scene_invariants_over_any_event_sequence(steps, teaching):
+    """Whatever happens: one state per LED, only point LEDs of points 1-24 and the status
+    light ever light up, intermediate verdicts change nothing, and a correction clears."""
+    layout = LedLayout()
+    scene = LedScene(layout, teaching=teaching)
+    now = 0.0
+    allowed = set(layout.points) | {layout.status}
+    for event, dt in steps:
+        now += dt
+        scene.expire(now)
+        before = scene.frame()
+        changed = scene.apply(event, now)
+        frame = scene.frame()
+        assert len(frame) == layout.count
+        assert set(lit(frame)) <= allowed
+        if not changed:
+            assert frame == before
+        if isinstance(event, VerdictEvent) and event.verdict in ("corrected", "accepted"):
+            assert not set(lit(frame)) & set(layout.points)
+        if isinstance(event, VerdictEvent) and event.verdict == "illegal" and not teaching:
+            assert {c for c, p in lit(frame).values()} <= {RED}
