@@ -415,3 +415,30 @@ def test_pages_get_rendered_views_on_the_event_stream(client, stub, app):
     stub.roll(0, (2, 1))
     assert '"type":"roll"' in next(plain).decode()
     assert next(plain) == b": keep-alive\n\n"
+
+
+def test_camera_lost_is_said_on_the_page_and_board_status_shown(client, stub):
+    from companion.events import BoardStatusEvent, SourceStatusEvent
+
+    stub.bus.publish(SourceStatusEvent(status="lost", detail="camera 0 stopped sending frames"))
+    stub.bus.publish(BoardStatusEvent(status="occluded"))
+    live = client.get("/fragment/live").get_json()["live"]
+    assert 'id="device-warning"' in live
+    assert "Camera lost: camera 0 stopped sending frames" in live
+    assert "a hand over the board" in live
+    stub.bus.publish(SourceStatusEvent(status="ok", detail="reopened"))
+    live = client.get("/fragment/live").get_json()["live"]
+    assert 'id="device-warning"' not in live
+    assert "ok: reopened" in live
+
+
+def test_illegal_board_is_drawn_while_waiting_for_the_correction(client, stub):
+    seen = [0, -2, 0, 0, 4, 0, 4, 0, 2, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0]
+    stub.roll(0, (3, 1))
+    stub.publish_verdict("illegal", player=0, dice=(3, 1), play="8/4 6/5", points_differing=(4, 5, 6, 8))
+    with stub._lock:
+        stub._state["illegal_board"] = seen
+    live = client.get("/fragment/live").get_json()["live"]
+    assert "The board as it lies now (not legal)" in live
+    assert 'id="point-4" class="point illegal" data-point="4" data-count="4"' in live
+    assert "Point 4: 4 Alice checkers" in live

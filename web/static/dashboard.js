@@ -46,6 +46,8 @@
     if (t === "source") return "Camera " + ev.status + (ev.detail ? ": " + ev.detail : "");
     if (t === "link") return "LED board " + ev.state + (ev.detail ? ": " + ev.detail : "");
     if (t === "observation") return "Board seen";
+    if (t === "board") return "Board " + ev.status + (ev.detail ? ": " + ev.detail : "");
+    if (t === "button") return "LED board button " + ev.button + (ev.action === "long_press" ? " (long press)" : "");
     if (t === "leds") return "LED frame acknowledged in " + Number(ev.acked_ms || 0).toFixed(1) + " ms";
     return t;
   }
@@ -65,13 +67,46 @@
     while (logList.children.length > MAX_LOG) logList.removeChild(logList.lastChild);
   }
 
+  // Bring the live DOM in line with new markup, touching only what changed, so
+  // the browser repaints a die or a point rather than the whole board.
+  function syncAttributes(oldEl, newEl) {
+    var i, a;
+    for (i = oldEl.attributes.length - 1; i >= 0; i--) {
+      a = oldEl.attributes[i];
+      if (!newEl.hasAttribute(a.name)) oldEl.removeAttribute(a.name);
+    }
+    for (i = 0; i < newEl.attributes.length; i++) {
+      a = newEl.attributes[i];
+      if (oldEl.getAttribute(a.name) !== a.value) oldEl.setAttribute(a.name, a.value);
+    }
+  }
+  function morph(oldNode, newNode) {
+    if (oldNode.isEqualNode(newNode)) return;
+    if (oldNode.nodeType !== newNode.nodeType || oldNode.nodeName !== newNode.nodeName) {
+      oldNode.replaceWith(newNode);
+      return;
+    }
+    if (oldNode.nodeType !== 1) { oldNode.nodeValue = newNode.nodeValue; return; }
+    syncAttributes(oldNode, newNode);
+    var oldKids = oldNode.childNodes, newKids = Array.prototype.slice.call(newNode.childNodes);
+    if (oldKids.length !== newKids.length) { oldNode.replaceChildren.apply(oldNode, newKids); return; }
+    for (var i = 0; i < newKids.length; i++) morph(oldKids[i], newKids[i]);
+  }
+  function update(container, html) {
+    var fresh = document.createElement(container.tagName);
+    fresh.innerHTML = html;
+    var oldKids = container.childNodes, newKids = Array.prototype.slice.call(fresh.childNodes);
+    if (oldKids.length !== newKids.length) { container.replaceChildren.apply(container, newKids); return; }
+    for (var i = 0; i < newKids.length; i++) morph(oldKids[i], newKids[i]);
+  }
+
   var shownEventId = -1;
   function apply(data) {
     // Views can cross (a pushed one and a fetched one): never go back in time.
     if (data.event_id < shownEventId) return;
     shownEventId = data.event_id;
-    live.innerHTML = data.live;
-    scoresheet.innerHTML = data.scoresheet;
+    update(live, data.live);
+    update(scoresheet, data.scoresheet);
     live.dataset.mode = data.mode;
     live.dataset.eventId = String(data.event_id);
     live.dataset.renderedMs = String(nowMs());
@@ -168,6 +203,9 @@
     lengthInput.addEventListener("input", sync);
     sync();
   }
+
+  var logAll = document.getElementById("log-all");
+  logAll.addEventListener("change", function () { logList.classList.toggle("quiet", !logAll.checked); });
 
   var cameraButton = document.getElementById("camera-toggle");
   var camera = document.getElementById("camera");
