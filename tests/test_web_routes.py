@@ -451,3 +451,33 @@ def test_illegal_board_is_drawn_while_waiting_for_the_correction(client, stub):
     assert "The board as it lies now (not legal)" in live
     assert 'id="point-4" class="point illegal" data-point="4" data-count="4"' in live
     assert "Point 4: 4 Alice checkers" in live
+
+
+def test_cube_and_accept_board_actions(client, stub):
+    assert client.post("/api/cube", json={"action": "double", "player": 0}).status_code == 401
+    assert client.post("/api/cube", json={"action": "redouble", "player": 0}, headers=AUTH).status_code == 400
+    assert client.post("/api/cube", json={"action": "double", "player": 5}, headers=AUTH).status_code == 400
+    response = client.post("/api/cube", json={"action": "double", "player": 1}, headers=AUTH)
+    assert response.status_code == 200
+    assert stub.calls[-1] == ("double", (1, "dashboard"))
+    assert "double offered" in client.get("/fragment/live").get_json()["live"]
+    # The stub has no take(): the dashboard says so instead of failing.
+    response = client.post("/api/cube", json={"action": "take", "player": 0}, headers=AUTH)
+    assert response.status_code == 501
+    assert "cannot take" in response.get_json()["error"]
+    response = client.post("/api/override/accept", json={}, headers=AUTH)
+    assert response.status_code == 409
+    assert stub.calls[-1] == ("confirm", "dashboard")
+
+
+def test_a_failing_session_gets_a_json_500_not_a_traceback(stub):
+    def broken() -> str:
+        raise AttributeError("module has no attribute 'write_mat'")
+
+    stub.match_record = broken
+    app = create_app({"ACCESS_TOKEN": TOKEN}, session=stub)
+    response = app.test_client().get("/match.mat")
+    assert response.status_code == 500
+    assert response.get_json() == {"error": "the companion failed on this request (see its log)"}
+    assert b"Traceback" not in response.data
+    app.extensions["companion"].shutdown()

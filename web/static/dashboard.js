@@ -169,6 +169,7 @@
     if (kind === "refuse") return { accept: false };
     if (kind === "dice") return { dice: [parseInt(f.d1.value, 10), parseInt(f.d2.value, 10)] };
     if (kind === "position") return { position_id: f.position_id.value.trim() };
+    if (kind === "cube") return { action: f.action.value, player: parseInt(f.player.value, 10) };
     return {};
   }
 
