@@ -23,7 +23,7 @@ from typing import Any, Optional
 from companion.scripted_game import HAND_FRAMES, STILL_FRAMES, DieSpec, Scene, Script, _Builder
 from companion.table import TableLayout, right_half, signed_to_points
 
-DEMO_VERSION = 1
+DEMO_VERSION = 2
 DEMO_FPS = 10.0
 DEMO_SIZE = (960, 540)
 #: The demo's players: player 0 (image bottom) plays the light checkers.
@@ -134,16 +134,17 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
 def render_script(script: Script, folder: pathlib.Path, fps: float = DEMO_FPS, size: tuple[int, int] = DEMO_SIZE,
                   layout: TableLayout = DEMO_LAYOUT, quality: int = 88) -> int:
     """Write every frame of ``script`` into ``folder`` as ``frame00000.jpg``...
-    (one render per distinct scene; repeats are hard links, or copies where
-    links are not possible). Returns the number of frames."""
+    (one render per distinct still scene, one per frame while a hand moves;
+    repeats are hard links, or copies where links are not possible). Returns
+    the number of frames."""
     import cv2
 
     folder.mkdir(parents=True, exist_ok=True)
-    rendered: dict[Scene, pathlib.Path] = {}
+    rendered: dict[Any, pathlib.Path] = {}
     index = 0
     for scene in script.scenes:
-        key = scene
-        for _ in range(scene.frames):
+        for k in range(scene.frames):
+            key = (scene, k) if scene.hand else scene  # a hand moves from frame to frame
             path = folder / f"frame{index:05d}.jpg"
             if key in rendered:
                 try:

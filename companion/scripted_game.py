@@ -133,9 +133,12 @@ def observations(script: Script, layout: TableLayout = TableLayout(), fps: float
 class _Builder:
     """Builds a script while playing a match by the rules."""
 
-    def __init__(self, match_length: int, seed: int) -> None:
+    def __init__(self, match_length: int, seed: int, still_frames: int = STILL_FRAMES,
+                 hand_frames: int = HAND_FRAMES) -> None:
         from companion.match import Match
 
+        self.still_frames = still_frames
+        self.hand_frames = hand_frames
         self.rng = random.Random(seed)
         self.match = Match(match_length)
         self.script = Script(match_length=match_length)
@@ -143,10 +146,12 @@ class _Builder:
         self.cube: tuple[int, str] = (64, "centre")
 
     # scenes -------------------------------------------------------------
-    def show(self, dice: Sequence[DieSpec] = (), frames: int = STILL_FRAMES, note: str = "") -> None:
+    def show(self, dice: Sequence[DieSpec] = (), frames: Optional[int] = None, note: str = "") -> None:
+        frames = self.still_frames if frames is None else frames
         self.script.scenes.append(Scene(self.board, tuple(dice), self.cube, False, frames, note))
 
-    def hand(self, dice: Sequence[DieSpec] = (), frames: int = HAND_FRAMES) -> None:
+    def hand(self, dice: Sequence[DieSpec] = (), frames: Optional[int] = None) -> None:
+        frames = self.hand_frames if frames is None else frames
         self.script.scenes.append(Scene(self.board, tuple(dice), self.cube, True, frames))
 
     def expect(self, **event: Any) -> None:
@@ -308,6 +313,8 @@ def random_game(
     drop_rate: float = 0.4,
     max_turns: Optional[int] = None,
     games: int = 1,
+    still_frames: int = STILL_FRAMES,
+    hand_frames: int = HAND_FRAMES,
 ) -> Script:
     """A seeded script of ``games`` whole games (the last one ends the script).
 
@@ -316,10 +323,11 @@ def random_game(
     (``cocked_rate``); then a roll and a random legal play, illegal with
     ``illegal_rate`` (then corrected). After ``max_turns`` turns in a game the
     player on roll doubles and the opponent drops, as soon as the match allows
-    a double, so games stay short.
+    a double, so games stay short. ``still_frames`` / ``hand_frames``: how
+    long a still board / a hand over the board lasts, in frames.
     """
-    b = _Builder(match_length, seed)
-    b.show(frames=STILL_FRAMES)
+    b = _Builder(match_length, seed, still_frames, hand_frames)
+    b.show()
     for game in range(games):
         if game:
             b.new_game_setup()
@@ -344,7 +352,7 @@ def random_game(
             ended = b.play(player, specs, illegal=b.rng.random() < illegal_rate)
         if m.over:
             break
-    b.show(frames=STILL_FRAMES)
+    b.show()
     return b.script
 
 

@@ -36,8 +36,10 @@ def learn_colours_opening(image_bgr: np.ndarray, field: Field,
     """Checker colours from a frame of the opening position.
 
     Samples the inner disc of every checker slot the opening position fills (the
-    slots' places follow the board geometry at the working scale). Raises
-    :class:`CalibrationError` when the two sets' colours are too alike to tell apart.
+    slots' places follow the board geometry at the working scale), then reads the
+    frame with those colours as a check. Raises :class:`CalibrationError` when the
+    two sets' colours are too alike or fewer than 20 of the 24 points read as the
+    opening position.
     """
     import cv2
 
@@ -62,7 +64,20 @@ def learn_colours_opening(image_bgr: np.ndarray, field: Field,
     if np.linalg.norm(a - b) < settings.colour_split:
         raise CalibrationError("the two checker sets look alike: is the board in the opening position?")
     light, dark = (a, b) if a[0] >= b[0] else (b, a)
-    return CheckerColours(tuple(float(v) for v in light), tuple(float(v) for v in dark))  # type: ignore[arg-type]
+    colours = CheckerColours(tuple(float(v) for v in light), tuple(float(v) for v in dark))  # type: ignore[arg-type]
+    # Check: read with these colours, the frame must show the opening layout.
+    reading = read_checkers(small, field, settings, colours, occlusion=False)
+    near_colour = "light" if (a is light) else "dark"
+    far_colour = "dark" if near_colour == "light" else "light"
+    expected = [(0, None)] * 24
+    for p, n in OPENING_NEAR.items():
+        expected[p - 1] = (n, near_colour)
+    for p, n in OPENING_FAR.items():
+        expected[p - 1] = (n, far_colour)
+    agree = sum((reading.counts[i], reading.colours[i]) == expected[i] for i in range(24))
+    if agree < 20:
+        raise CalibrationError(f"the frame does not show the opening position ({agree}/24 points agree)")
+    return colours
 
 
 def calibrate_board(image_bgr: np.ndarray, corners: Optional[np.ndarray] = None, aruco: Optional[dict] = None,
@@ -72,8 +87,8 @@ def calibrate_board(image_bgr: np.ndarray, corners: Optional[np.ndarray] = None,
     """Make a :class:`Profile` from one frame.
 
     ``corners``: (4, 2) image-order field corners, else ``aruco`` markers, else the
-    board is found automatically. ``learn``: ``"opening"`` or ``"reading"`` (see the
-    module's doc). Returns the profile and the frame's reading with the learned colours.
+    board is found automatically. ``learn``: ``"opening"``, ``"reading"`` (see the
+    module's doc) or ``"none"`` (colours are then clustered in every frame). Returns the profile and the frame's reading with the learned colours.
     Raises :class:`CalibrationError` or :class:`~vision.registration.RegistrationError`.
     """
     h, w = image_bgr.shape[:2]
@@ -89,6 +104,8 @@ def calibrate_board(image_bgr: np.ndarray, corners: Optional[np.ndarray] = None,
     field = field_from_corners(corners, (w, h), orientation, camera=camera)
     if learn == "opening":
         colours = learn_colours_opening(image_bgr, field, settings)
+    elif learn == "none":
+        colours = None
     elif learn == "reading":
         reading = read_checkers(warp_for_reading(image_bgr, field, settings), field, settings)
         if reading.colour_model is None:
@@ -96,7 +113,7 @@ def calibrate_board(image_bgr: np.ndarray, corners: Optional[np.ndarray] = None,
                                    "use a frame with both sets in view or --learn opening")
         colours = reading.colour_model
     else:
-        raise CalibrationError(f"learn must be 'opening' or 'reading', got {learn!r}")
+        raise CalibrationError(f"learn must be 'opening', 'reading' or 'none', got {learn!r}")
     profile = Profile(name=name, image_size=(w, h), corners=np.asarray(corners, float),
                       aruco=aruco, orientation=orientation,
                       camera=camera, colours=colours, settings=settings, notes=notes)

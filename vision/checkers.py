@@ -1,33 +1,39 @@
 """Reading the checkers on a registered board: count and colour per point, and the bar.
 
 Works on the canonical top-down field (:mod:`vision.registration`), at a reduced
-working scale for speed. The method, stage by stage:
+working scale (``CheckerSettings.work_scale``) for speed. Stage by stage:
 
 1. **Columns.** The two halves' outer edges are the field's edges; their inner
-   edges (where the bar gap starts) are fitted per frame from the points' tips
-   (:func:`fit_halves`), so boards with wide or narrow bars need no setting.
-2. **Circle evidence.** A checker is a disc about one point wide. For each point,
-   candidate centres run along the point's centre line; at each the edge strength
-   *across* the disc's outline (the radial colour gradient, Lab) is sampled on the
-   arc that faces the board's middle (the *far arc*) and on the arc facing the base
-   (the *near arc*), taking the best of a few radii and sideways shifts. The median
-   over an arc's angles rejects straight edges (the triangle's sides, the field's
-   edge), which cross only a few angles. Rims, shadows and outlines make dark
-   checkers on dark points and light on light points visible.
-3. **Stacks.** Checkers stand in a line from the point's base, touching or
-   overlapping. The count is the length of the chain of arc peaks that starts at the
-   base with spacings between ``min_pitch`` and ``max_pitch`` checker heights.
-4. **Colours.** Each checker's inner-disc colour (Lab) is taken; the two checker sets
-   are the two clusters (k-means, k=2) or the learned colours of a profile
-   (:class:`CheckerColours`); ``light`` is the one with the higher lightness.
-5. **Bar.** The same chain search runs along the bar's centre line from the middle
-   outwards (checkers on the bar sit on either side of the middle).
-6. **Occlusion.** Hands, arms and cups are large blobs explained neither by the
-   empty board's colours (field, the two point colours, the bar) nor by the
-   checker colours; points whose reading zone they cover are unreadable
-   (:func:`find_occluders`).
+   edges (where the bar gap starts) are fitted from the points' narrow tips
+   (:func:`fit_halves`), so wide and narrow bars need no setting. For a fixed
+   camera this is done once per registration.
+2. **Slots.** Checkers stand in a line from a point's base, about one point wide;
+   slot k is the k-th checker place (k = 0 at the base, up to the board's middle).
+3. **Outline evidence.** At each slot the edge strength *across* a checker-sized
+   ellipse (the radial Lab gradient) is sampled on the arc facing the board's middle,
+   at a few radii and slot offsets; its 30th percentile over the arc's angles is high
+   only for an outline running along most of the arc, not for the straight sides of
+   a point or the field's edge. Rims, shadows and outlines make dark checkers on dark
+   points and light ones on light points visible.
+4. **Template evidence.** The twelve points of one colour look alike when empty. Per
+   slot, the points without an outline whose middle shows their point colour give an
+   empty template (per-pixel median); a slot whose disc differs from it over most of
+   its area (``diff_percentile``) holds something. The threshold adapts to how well
+   the empty points match their template (``colour_floor`` .. ``colour_min``).
+5. **Stacks.** A point's count is the run of slots from the base whose evidence (the
+   stronger cue) reaches 1; a faint slot inside a stack is bridged (``slot_weak``).
+6. **Colours.** A point holds one colour: its checkers' median inner colour. The two
+   sets are the learned colours of a profile (:class:`CheckerColours`) or two robust
+   medoids over the points; ``light`` is the lighter. Points and bar checkers far
+   from both (dice, shadows) are dropped (:func:`classify_colours`).
+7. **Bar.** Runs along the bar's own band that differ from the empty bar, or show a
+   checker's outline; hinge pairs mirrored about the middle are dropped.
+8. **Occlusion.** Hands, arms and cups: large blobs that neither the empty templates
+   nor the checker colours explain, over a point's counted checkers or the slot
+   after them, make the point unreadable (:mod:`vision.occlusion`).
 
-Thresholds live in :class:`CheckerSettings` (profiles can override them).
+Thresholds live in :class:`CheckerSettings` (profiles can override them; every one
+is documented in ``calibration/README.md``).
 """
 
 from __future__ import annotations
@@ -47,30 +53,15 @@ class CheckerReadError(ValueError):
 
 @dataclasses.dataclass(frozen=True)
 class CheckerSettings:
-    """Tunable numbers of the checker reader (documented in ``calibration/README.md``).
+    """Tunable numbers of the checker reader; ``calibration/README.md`` documents each.
 
-    ``work_scale``: the field is read at this fraction of the canonical size.
-    ``checker_diameter``: a checker's diameter / a point's width.
-    ``edge_min``: lowest arc score (Lab gradient units) that can be a checker;
-    ``edge_noise_k``: the arc threshold is also at least this many times the frame's
-    typical arc score on empty board. ``first_min``/``first_max``: where the first
-    checker's centre may lie, in checker heights from the base.
-    ``min_pitch``/``max_pitch``: spacing of checkers in a stack, in checker heights;
-    below ``touch`` checker heights they overlap (only the near arc shows).
-    ``colour_split``: least Lab distance between the two checker clusters for the
-    frame to hold two colours. ``occluder_min_area``: least occluder blob area in
-    checker areas. ``fit_halves``: fit the bar gap per frame (else use the geometry).
+    Lengths are in checker heights, colour distances in OpenCV 8-bit Lab units,
+    edge strengths in Lab gradient units (Sobel / 8).
     """
 
     work_scale: float = 0.5
     checker_diameter: float = 0.98
-    edge_min: float = 12.0
-    edge_noise_k: float = 3.0
-    first_min: float = 0.2
-    first_max: float = 0.95
-    min_pitch: float = 0.5
-    touch: float = 0.8
-    max_pitch: float = 1.35
+    edge_min: float = 8.0
     colour_split: float = 25.0
     occluder_min_area: float = 1.5
     occluder_fraction: float = 0.12
@@ -80,8 +71,11 @@ class CheckerSettings:
     diff_percentile: float = 35.0
     lightness_weight: float = 0.5
     colour_reject: float = 45.0
-    bar_min_width: float = 0.8
-    slot_weak: float = 1.0
+    bar_percentile: float = 15.0
+    slot_weak: float = 0.7
+    template_colour: float = 0.5
+    colour_floor: float = 18.0
+    colour_noise_k: float = 4.0
     base_margin: float = 0.0
     fit_halves: bool = True
 
@@ -147,7 +141,8 @@ class CheckerReading:
     ``bar``: ``{"light": n, "dark": n}``; ``checkers``: every :class:`Checker` found;
     ``unreadable``: points an occluder covers; ``occluded``: any occluder on the field;
     ``occluder_mask``: (h, w) bool at the working scale; ``colours``: the colours used;
-    ``halves``: the fitted inner half edges (canonical px); ``timings_ms``: per stage.
+    ``halves``: the inner half edges as fractions of the field's width (pass them back
+    as ``halves=`` for later frames of a fixed camera); ``timings_ms``: per stage.
     """
 
     counts: tuple[int, ...]
@@ -218,32 +213,6 @@ def _columns(w: int, h: int, left_end: float, right_start: float) -> _Columns:
     return _Columns(np.array(centres), np.array(widths), np.array(bases), np.array(dirs, dtype=np.float64))
 
 
-def _refine_centres(lab: np.ndarray, cols: _Columns, field_colour: np.ndarray) -> _Columns:
-    """Move each column's centre onto its point: the centroid, across the column, of the
-    colour difference from the field in the band where points are narrow (30-65% of the
-    way to the middle). Shifts are limited to a quarter of a point's width."""
-    h, w = lab.shape[:2]
-    hh = h // 2
-    centres = cols.centres.copy()
-    for i in range(24):
-        pw = cols.widths[i]
-        x0 = int(max(0, round(cols.centres[i] - 0.75 * pw)))
-        x1 = int(min(w, round(cols.centres[i] + 0.75 * pw)))
-        v0, v1 = int(0.3 * hh), int(0.65 * hh)
-        if cols.dirs[i] > 0:
-            band = lab[v0:v1, x0:x1]
-        else:
-            band = lab[h - v1:h - v0, x0:x1]
-        prof = np.linalg.norm(band - field_colour, axis=2).mean(axis=0)
-        prof = np.clip(prof - np.percentile(prof, 30), 0, None)
-        if prof.sum() <= 1e-3:
-            continue
-        xs = np.arange(x0, x1, dtype=np.float64)
-        c = float((prof * xs).sum() / prof.sum())
-        centres[i] = float(np.clip(c, cols.centres[i] - 0.25 * pw, cols.centres[i] + 0.25 * pw))
-    return dataclasses.replace(cols, centres=centres)
-
-
 def _gradients(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     import cv2
 
@@ -253,48 +222,35 @@ def _gradients(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _arc_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, rx: float, ry: float,
-                direction: np.ndarray, angles_deg: np.ndarray, radii=(0.86, 0.95, 1.04), shifts=(-1.0, 0.0, 1.0),
+                direction: np.ndarray, angles_deg: np.ndarray, radii=(0.86, 0.95, 1.04),
                 percentile: float = 30.0) -> np.ndarray:
-    """Median-over-angles radial gradient on an arc, best radius per angle, best sideways shift.
+    """Edge strength across an arc of a checker-sized ellipse, for many centres.
 
-    ``cx``, ``cy``: (N,) centres; ``direction``: (N,) +1/-1 flips the arc vertically.
-    Returns (N,) float32.
+    At each angle the radial component of the Lab gradient (``gx``, ``gy``: (h, w, 3)
+    float32) is taken at a few radii (the best one kept); the arc's score is the
+    ``percentile`` over its angles, so an outline must run along most of the arc
+    (a straight edge crosses only a few angles). ``cx``, ``cy``: (N,) centres;
+    ``direction``: (N,) +1/-1 flips the arc vertically. Returns (N,) float32.
     """
     h, w = gx.shape[:2]
-    a = np.deg2rad(angles_deg)
-    ca, sa = np.cos(a)[None, :], np.sin(a)[None, :]
-    ny = sa * direction[:, None]
-    nx = np.broadcast_to(ca, ny.shape)
-    best = None
-    for s in shifts:
-        per_angle = None
-        for rr in radii:
-            xs = cx[:, None] + s * rx * 0.12 + ca * rx * rr
-            ys = cy[:, None] + ny * ry * rr
-            xi = np.clip(np.rint(xs).astype(np.int32), 0, w - 1)
-            yi = np.clip(np.rint(ys).astype(np.int32), 0, h - 1)
-            g = gx[yi, xi] * nx[..., None] + gy[yi, xi] * ny[..., None]
-            mag = np.sqrt((g * g).sum(-1))
-            per_angle = mag if per_angle is None else np.maximum(per_angle, mag)
-        score = np.percentile(per_angle, percentile, axis=1)
-        best = score if best is None else np.maximum(best, score)
-    return best.astype(np.float32)
-
-
-def _peaks(s: np.ndarray, win: int, thr: float) -> list[int]:
-    out: list[int] = []
-    n = len(s)
-    for i in range(n):
-        if s[i] < thr:
-            continue
-        lo, hi = max(0, i - win), min(n, i + win + 1)
-        if s[i] >= s[lo:hi].max() and (not out or i - out[-1] > win):
-            out.append(i)
-    return out
+    a = np.deg2rad(np.asarray(angles_deg, np.float64))
+    rr = np.asarray(radii, np.float64)
+    ca = np.cos(a)[None, :, None]
+    ny = np.sin(a)[None, :, None] * direction[:, None, None]  # (N, A, 1)
+    xs = cx[:, None, None] + ca * rx * rr[None, None, :]
+    ys = cy[:, None, None] + ny * ry * rr[None, None, :]
+    xi = np.clip(np.rint(xs).astype(np.int32), 0, w - 1)
+    yi = np.clip(np.rint(ys).astype(np.int32), 0, h - 1)
+    nyb = np.broadcast_to(ny, xi.shape)[..., None]
+    g = gx[yi, xi] * ca[..., None] + gy[yi, xi] * nyb  # (N, A, R, 3)
+    per_angle = np.sqrt((g * g).sum(-1)).max(axis=2)  # (N, A)
+    q = int(round(percentile / 100.0 * (per_angle.shape[1] - 1)))
+    return np.partition(per_angle, q, axis=1)[:, q].astype(np.float32)
 
 
 def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings = CheckerSettings(),
-                  colours: Optional[CheckerColours] = None, occlusion: bool = True) -> CheckerReading:
+                  colours: Optional[CheckerColours] = None, occlusion: bool = True,
+                  halves: Optional[tuple[float, float]] = None) -> CheckerReading:
     """Read every point and the bar from a warped field.
 
     ``field_bgr``: (h, w, 3) uint8 BGR canonical field at ``settings.work_scale``
@@ -315,13 +271,14 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
     t1 = time.perf_counter()
     timings["features"] = (t1 - t0) * 1e3
 
-    if settings.fit_halves:
+    if halves is not None:
+        left_end, right_start = halves
+    elif settings.fit_halves:
         left_end, right_start = fit_halves(lab)
     else:
         bw = field.geometry.bar_width
         left_end, right_start = 0.5 * (1 - bw), 0.5 * (1 + bw)
     cols = _columns(w, h, left_end, right_start)
-    # cols = _refine_centres(lab, cols, np.median(lab[int(0.45 * h):int(0.55 * h), ::2].reshape(-1, 3), axis=0))
     pw = float(np.median(cols.widths))
     rx = 0.5 * pw * settings.checker_diameter
     ry = rx * (field.size[1] / field.size[0]) * field.geometry.aspect
@@ -331,14 +288,16 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
 
     # Arc profiles along every point's centre line (from the base to the middle).
     nv = int(0.5 * h)
-    vs = np.arange(nv, dtype=np.float32)
-    cx = np.repeat(cols.centres, nv)
-    direction = np.repeat(cols.dirs, nv)
-    cy = np.repeat(cols.bases, nv) + direction * np.tile(vs, 24)
-    far = _arc_scores(gx, gy, cx, cy, rx, ry, direction, np.arange(20, 161, 10)).reshape(24, nv)
-    near = _arc_scores(gx, gy, cx, cy, rx, ry, direction, np.arange(230, 311, 10)).reshape(24, nv)
-    noise = float(np.median(far))
-    thr = max(settings.edge_min, settings.edge_noise_k * noise)
+    n_slots = max(1, int((nv + 0.3 * dh) // dh))
+    vk = settings.base_margin * dh + (np.arange(n_slots) + 0.5) * dh
+    offsets = np.linspace(-0.2 * dh, 0.2 * dh, 5)
+    vv = (vk[:, None] + offsets[None, :]).ravel()  # (K*5,)
+    m = len(vv)
+    cx = np.repeat(cols.centres, m)
+    direction = np.repeat(cols.dirs, m)
+    cy = np.repeat(cols.bases, m) + direction * np.tile(vv, 24)
+    far = _arc_scores(gx, gy, cx, cy, rx, ry, direction, np.arange(20, 161, 10)).reshape(24, n_slots, len(offsets)).max(axis=2)
+    thr = settings.edge_min
     t3 = time.perf_counter()
     timings["arcs"] = (t3 - t2) * 1e3
 
@@ -346,8 +305,8 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
     k = max(3, int(round(rx * 0.9)) | 1)
     inner = cv2.blur(lab, (k, k))
 
-    board = _board_colours(inner, cols, h, settings)
-    ev = _slot_evidence(far, lab, cols, board, rx, dh, thr, settings)
+    classes = _point_classes()
+    ev = _slot_evidence(far, lab, cols, classes, rx, dh, thr, settings)
     checkers: list[Checker] = []
     for i in range(24):
         e = ev["evidence"][i]
@@ -363,7 +322,7 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
 
     # The bar: runs of checker evidence along the bar's centre line.
     bx = 0.5 * (left_end + right_start) * w
-    bar_checkers = _bar_checkers(lab, gx, gy, inner, bx, rx, ry, dh, thr, settings)
+    bar_checkers = _bar_checkers(lab, gx, gy, inner, bx, (right_start - left_end) * w, rx, ry, dh, settings)
     t5 = time.perf_counter()
     timings["bar"] = (t5 - t4) * 1e3
 
@@ -390,7 +349,7 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
     if occlusion:
         from vision.occlusion import find_occluders
 
-        mask, unreadable = find_occluders(ev["strips"], ev["templates"], board["class"], counts, dh, model,
+        mask, unreadable = find_occluders(ev["strips"], ev["templates"], classes, counts, dh, model,
                                           settings, cols.centres, cols.dirs, (h, w))
         occluded = bool(mask is not None and mask.any())
     timings["occlusion"] = (time.perf_counter() - t6) * 1e3
@@ -404,42 +363,16 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
         occluded=occluded,
         occluder_mask=mask,
         colour_model=model,
-        halves=(left_end * field.size[0], right_start * field.size[0]),
+        halves=(left_end, right_start),
         timings_ms=timings,
     )
 
 
-def _board_colours(inner: np.ndarray, cols: _Columns, h: int, settings: CheckerSettings) -> dict[str, Any]:
-    """The empty board's colours (Lab): the field, and each column's point colour,
-    from medians over the columns of a class (so checkers on a few points do not matter),
-    and the points' length (where the centre line turns from point to field colour)."""
-    hh = int(0.5 * h)
-    field = np.median(inner[int(0.44 * h):int(0.56 * h), ::2].reshape(-1, 3), axis=0)
-    # Centre-line colours of every column, from the base to the middle: (24, hh, 3).
-    vs = np.arange(hh)
-    ys = (cols.bases[:, None] + cols.dirs[:, None] * vs[None, :]).astype(np.int32)
-    xs = np.repeat(np.rint(cols.centres).astype(np.int32)[:, None], hh, axis=1)
-    line = inner[ys, xs]
-    # Column classes: the top row's leftmost point and every other one, the bottom row shifted.
-    cls = np.array([(12 - p) % 2 == 1 if p <= 12 else (p - 13) % 2 == 0 for p in range(1, 25)])
-    point_colour = np.zeros((2, 3), np.float32)
-    lengths = []
-    for c in (0, 1):
-        sel = line[cls == bool(c)]
-        prof = np.median(sel, axis=0)  # (hh, 3) the class's typical centre line
-        d = np.linalg.norm(prof - field, axis=1)
-        # The point colour: the median colour over the span where it differs most from the field.
-        lo, hi = int(0.15 * hh), int(0.6 * hh)
-        point_colour[c] = np.median(prof[lo:hi], axis=0)
-        dd = np.linalg.norm(prof - point_colour[c], axis=1)
-        # Length: first place past 0.5*hh where the line is nearer the field than the point colour.
-        length = hh
-        for v in range(int(0.5 * hh), hh):
-            if d[v] < dd[v]:
-                length = v
-                break
-        lengths.append(length)
-    return {"field": field, "point": point_colour, "class": cls.astype(np.int32), "length": np.array(lengths, float)}
+def _point_classes() -> np.ndarray:
+    """(24,) int32: which of the two point colours each point has (0/1). Neighbouring
+    points alternate; the top row's leftmost point (13) and the bottom row's second
+    from the left (11) share a colour (every board is painted this way)."""
+    return np.array([(12 - p) % 2 == 1 if p <= 12 else (p - 13) % 2 == 0 for p in range(1, 25)], np.int32)
 
 
 def _strips(lab: np.ndarray, cols: _Columns, hh: int) -> tuple[np.ndarray, int]:
@@ -458,7 +391,7 @@ def _strips(lab: np.ndarray, cols: _Columns, hh: int) -> tuple[np.ndarray, int]:
     return out, ws
 
 
-def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, board: dict[str, Any], rx: float, dh: float,
+def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.ndarray, rx: float, dh: float,
                    thr: float, settings: CheckerSettings) -> dict[str, Any]:
     """Evidence (>1: a checker) for checker slots 0..K-1 of every point: (24, K).
 
@@ -467,37 +400,52 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, board: dict
     of its class (the per-pixel median of the 12 points of that colour, base-aligned;
     points whose centre line does not show the point colour are left out of it).
     """
-    hh = far.shape[1]
-    n_slots = max(1, int((hh + 0.3 * dh) // dh))
+    hh = lab.shape[0] // 2
+    n_slots = far.shape[1]
     vk = settings.base_margin * dh + (np.arange(n_slots) + 0.5) * dh
-    win = max(1, int(round(0.2 * dh)))
     strips, ws = _strips(lab, cols, hh)
-    cls = board["class"]
     # Arc evidence per slot first: it decides which points may serve as empty templates.
-    arc = np.zeros((24, n_slots), np.float32)
-    for k, v in enumerate(vk):
-        lo_v, hi_v = int(max(0, v - win)), int(min(hh, v + win + 1))
-        arc[:, k] = far[:, lo_v:hi_v].max(axis=1) / thr
+    arc = (far / thr).astype(np.float32)
     # A checker at a slot implies checkers below it: occupied-by-arcs = any arc from here up.
     arc_occ = np.flip(np.maximum.accumulate(np.flip(arc >= 1.0, axis=1), axis=1), axis=1)
     r_in = 0.8 * rx
     yy, xx = np.mgrid[-int(r_in):int(r_in) + 1, 0:ws]
     disc = ((xx - (ws - 1) / 2) ** 2 + yy ** 2) <= r_in ** 2
     diff = np.zeros((24, n_slots), np.float32)
+    # Each class's point colour: the middle of the points a little past their base
+    # (2.5-3.5 checkers out, where few stacks reach), median over the class.
+    c0, c1 = int(2.5 * dh), int(min(hh, 3.5 * dh))
+    mid = strips[:, c0:c1, ws // 2 - 1:ws // 2 + 2].reshape(24, -1, 3).mean(axis=1)
+    point_colour = [np.median(mid[cls == c], axis=0) for c in (0, 1)]
+    centre_mask = (((xx - (ws - 1) / 2) ** 2 + yy ** 2) <= (0.35 * rx) ** 2)
     for k, v in enumerate(vk):
         y0 = int(round(v)) - int(r_in)
         rows = np.arange(y0, y0 + disc.shape[0])
         ok = (rows >= 0) & (rows < hh)
         band = strips[:, rows[ok]]  # (24, r, ws, 3)
         mask = disc[ok]
+        pix = band[:, mask]  # (24, n, 3)
+        centre = pix[:, centre_mask[ok][mask]].mean(axis=1)  # (24, 3) the slot's middle colour
         for c in (0, 1):
             idx = np.nonzero(cls == c)[0]
+            # Empty points of this colour look alike: keep those without an outline
+            # whose middle shows the point's own colour (seen where checkers are rare).
             free = idx[~arc_occ[idx, k]]
-            ref = idx if len(free) < 3 else free
-            template = np.median(band[ref], axis=0)
-            for i in idx:
-                d = np.linalg.norm(band[i] - template, axis=2)[mask]
-                diff[i, k] = float(np.percentile(d, settings.diff_percentile)) / settings.colour_min if d.size else 0.0
+            if len(free) < 3:
+                free = idx
+            dist = np.linalg.norm(centre[free] - point_colour[c], axis=1)
+            ref = free[dist <= settings.template_colour * settings.colour_min]
+            if len(ref) < 3:
+                ref = free[np.argsort(dist)[:3]]
+            template = np.median(pix[ref], axis=0)  # (n, 3)
+            d = np.sqrt(((pix[idx] - template[None]) ** 2).sum(-1))  # (len(idx), n)
+            q = int(round(settings.diff_percentile / 100.0 * (d.shape[1] - 1)))
+            raw = np.partition(d, q, axis=1)[:, q]
+            # On a clean board the empty points match their template closely: the
+            # threshold drops towards ``colour_floor`` (dark checkers on dark points).
+            noise = float(np.median(raw[np.isin(idx, ref)]))
+            tau = float(np.clip(settings.colour_noise_k * noise, settings.colour_floor, settings.colour_min))
+            diff[idx, k] = raw / tau
     ev = np.maximum(arc, diff)
     # Whole-length empty templates (points with no arc evidence at all), for occlusion.
     full = []
@@ -508,31 +456,33 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, board: dict
     return {"evidence": ev, "v": vk, "arc": arc, "diff": diff, "strips": strips, "templates": full}
 
 
-def _bar_checkers(lab: np.ndarray, gx: np.ndarray, gy: np.ndarray, inner: np.ndarray, bx: float, rx: float,
-                  ry: float, dh: float, thr: float, settings: CheckerSettings) -> list[Checker]:
+def _bar_checkers(lab: np.ndarray, gx: np.ndarray, gy: np.ndarray, inner: np.ndarray, bx: float, gap: float,
+                  rx: float, ry: float, dh: float, settings: CheckerSettings) -> list[Checker]:
     """Checkers on the bar.
 
-    Along the bar's centre line, a checker-sized disc that differs from the empty bar
-    (the strip's per-column median along its length) marks a checker; a run of length
-    L holds ``round((L - 0.6 r) / dh) + 1`` checkers. Each must be about a checker
-    wide (at least ``settings.bar_min_width`` checker diameters differ from the empty
-    bar across it), which rules out hinges and the bar's own fittings.
+    Only the bar's own band is looked at (a checker on the bar covers its whole width
+    where it lies; the points beside it do not matter). Along the band, a checker-high
+    window that differs from the empty bar (the band's per-column median along its
+    length) over at least ``100 - settings.bar_percentile`` % of its pixels marks a
+    checker (small fittings cover less of the band); a run of length L holds about
+    L / dh checkers. Runs mirrored about the board's middle and alike in colour and
+    size are the bar's hinges and are dropped.
     """
+    from numpy.lib.stride_tricks import sliding_window_view
+
     h, w = lab.shape[:2]
-    ws = int(round(3 * rx))
-    x0 = int(np.clip(round(bx - ws / 2), 0, w - ws))
-    strip = lab[:, x0:x0 + ws]
+    hb = int(max(2, min(0.8 * rx, 0.5 * gap - 1)))
+    x0 = int(np.clip(round(bx) - hb, 0, w - 2 * hb - 1))
+    strip = lab[:, x0:x0 + 2 * hb + 1]
     profile = np.median(strip, axis=0)
     d_img = np.linalg.norm(strip - profile[None], axis=2)
-    r_in = 0.8 * rx
-    ri = int(r_in)
-    yy, xx = np.mgrid[-ri:ri + 1, 0:ws]
-    disc = ((xx - (ws - 1) / 2) ** 2 + yy ** 2) <= r_in ** 2
+    ri = max(1, int(0.6 * ry))
+    windows = sliding_window_view(d_img, (2 * ri + 1, 2 * hb + 1))[:, 0].reshape(h - 2 * ri, -1)
+    q = int(round(settings.bar_percentile / 100.0 * (windows.shape[1] - 1)))
     diff = np.zeros(h, np.float32)
-    for y in range(ri, h - ri):
-        diff[y] = np.percentile(d_img[y - ri:y + ri + 1][disc], settings.diff_percentile) / settings.colour_min
+    diff[ri:h - ri] = np.partition(windows, q, axis=1)[:, q] / settings.colour_min
     e = diff >= 1.0
-    out: list[Checker] = []
+    runs = []
     y = 0
     while y < h:
         if not e[y]:
@@ -541,25 +491,48 @@ def _bar_checkers(lab: np.ndarray, gx: np.ndarray, gy: np.ndarray, inner: np.nda
         start = y
         while y < h and e[y]:
             y += 1
-        length = y - start
-        if length < 0.15 * dh:
+        if y - start >= 0.15 * dh:
+            runs.append((start, y))
+    # A checker the colour of the bar shows by its outline: the arcs above and below
+    # its centre (they stay inside the bar's band). Each peak clear of the runs is one.
+    ys = np.arange(0, h, 2, dtype=np.float64)
+    cxs = np.full(len(ys), bx)
+    down = np.ones(len(ys))
+    ring = np.minimum(_arc_scores(gx, gy, cxs, ys, rx, ry, down, np.arange(50, 131, 10)),
+                      _arc_scores(gx, gy, cxs, ys, rx, ry, down, np.arange(230, 311, 10))) / settings.edge_min
+    win = max(1, int(0.35 * dh / 2))
+    outline_only: set[tuple[int, int]] = set()
+    for i in range(len(ys)):
+        y = int(ys[i])
+        if ring[i] < 1.0 or ring[i] < ring[max(0, i - win):i + win + 1].max():
             continue
-        n = max(1, int(round((length - 0.6 * rx) / dh)) + 1)
+        if any(a - 0.5 * dh <= y <= b + 0.5 * dh for a, b in runs):
+            continue
+        runs.append((int(max(0, y - ri)), int(min(h, y + ri + 1))))
+        outline_only.add(runs[-1])
+    runs.sort()
+    # Hinges come in pairs mirrored about the board's middle, alike in colour and size.
+    def colour(a: int, b: int) -> np.ndarray:
+        return np.median(strip[a:b].reshape(-1, 3), axis=0)
+
+    hinge = set()
+    for i, (a, b) in enumerate(runs):
+        for j, (c, d) in enumerate(runs):
+            if j <= i:
+                continue
+            alike = (runs[i] in outline_only and runs[j] in outline_only) or \
+                np.linalg.norm(colour(a, b) - colour(c, d)) < 0.5 * settings.colour_min
+            if abs((h - 1 - b) - c) < 0.3 * dh and abs((h - 1 - a) - d) < 0.3 * dh and alike:
+                hinge |= {i, j}
+    out: list[Checker] = []
+    for i, (start, end) in enumerate(runs):
+        if i in hinge:
+            continue
+        length = end - start
+        n = max(1, int(round((length + 2 * ri - 1.6 * ry) / dh)) + 1)
         first = start + 0.5 * length - 0.5 * (n - 1) * dh
         for k in range(n):
             cy = first + k * dh
-            r0, r1 = int(max(0, cy - 0.4 * ry)), int(min(h, cy + 0.4 * ry + 1))
-            across = np.median(d_img[r0:r1], axis=0) > 0.6 * settings.colour_min
-            mid = ws // 2
-            left = mid
-            while left > 0 and across[left - 1]:
-                left -= 1
-            right = mid
-            while right < ws - 1 and across[right + 1]:
-                right += 1
-            width = (right - left + 1) if across[mid] else 0
-            if width < settings.bar_min_width * 2 * rx:
-                continue
             c = inner[int(np.clip(round(cy), 0, h - 1)), int(round(bx))]
             out.append(Checker(float(bx), float(cy), (float(c[0]), float(c[1]), float(c[2])),
                                float(diff[int(np.clip(cy, 0, h - 1))]), 0))
@@ -568,16 +541,18 @@ def _bar_checkers(lab: np.ndarray, gx: np.ndarray, gy: np.ndarray, inner: np.nda
 
 def _stack_count(e: np.ndarray, settings: CheckerSettings) -> int:
     """Checkers in a line from the base given per-slot evidence ``e`` (K,): the longest
-    run from slot 0 whose slots all reach ``settings.slot_weak`` and whose last slot
-    (and the first) reach 1."""
+    run from slot 0 of slots reaching 1; a slot reaching only ``settings.slot_weak``
+    is bridged when the next one reaches 1 (a faint checker inside a stack)."""
     n = 0
-    for k, v in enumerate(e):
-        if v < settings.slot_weak:
-            break
-        if v >= 1.0:
+    k = 0
+    while k < len(e):
+        if e[k] >= 1.0:
             n = k + 1
-    if n and e[0] < 1.0 and (len(e) < 2 or e[1] < 1.0):
-        return 0
+        elif e[k] >= settings.slot_weak and k + 1 < len(e) and e[k + 1] >= 1.0:
+            pass
+        else:
+            break
+        k += 1
     return n
 
 
@@ -619,25 +594,26 @@ def classify_colours(checkers: Sequence[Checker], colours: Optional[CheckerColou
     model = colours
     if model is None:
         if len(keys) >= 2:
-            # Weighted 2-means (repeat the rows by weight), started from darkest/lightest.
-            rows = np.repeat(wf, weights.astype(int), axis=0)
-            labs = np.repeat(feats, weights.astype(int), axis=0)
-            init = (labs[:, 0] >= 0.5 * (labs[:, 0].min() + labs[:, 0].max())).astype(np.int32)
-            if 0 < init.sum() < len(init):
-                crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.1)
-                _, lab_idx, cen = cv2.kmeans(rows, 2, init.reshape(-1, 1), crit, 1, cv2.KMEANS_USE_INITIAL_LABELS)
-                lab_idx = lab_idx.ravel()
-                if np.linalg.norm(cen[0] - cen[1]) >= settings.colour_split:
-                    # Refit without outliers, in Lab.
-                    d = np.linalg.norm(rows - cen[lab_idx], axis=1)
-                    keep = d <= settings.colour_reject
-                    lab_c = []
-                    for j in (0, 1):
-                        sel = keep & (lab_idx == j)
-                        lab_c.append(np.median(labs[sel], axis=0) if sel.any() else np.median(labs[lab_idx == j], axis=0))
-                    light_j = int(np.argmax([lab_c[0][0], lab_c[1][0]]))
-                    model = CheckerColours(tuple(float(v) for v in lab_c[light_j]),  # type: ignore[arg-type]
-                                           tuple(float(v) for v in lab_c[1 - light_j]))
+            # Two medoids under a truncated loss: a stray detection (a die, a shadow)
+            # costs at most ``colour_reject`` and cannot drag a centre towards it.
+            dmat = np.linalg.norm(wf[:, None, :] - wf[None, :, :], axis=2)
+            capped = np.minimum(dmat, settings.colour_reject)
+            best, pair = np.inf, (0, 0)
+            for a in range(len(keys)):
+                for b in range(a + 1, len(keys)):
+                    cost = float((weights * np.minimum(capped[a], capped[b])).sum())
+                    if cost < best:
+                        best, pair = cost, (a, b)
+            a, b = pair
+            if dmat[a, b] >= settings.colour_split:
+                lab_c = []
+                for j in (a, b):
+                    other = b if j == a else a
+                    sel = (dmat[j] <= dmat[other]) & (dmat[j] <= settings.colour_reject)
+                    lab_c.append(np.median(np.repeat(feats[sel], weights[sel].astype(int), axis=0), axis=0))
+                light_j = int(np.argmax([lab_c[0][0], lab_c[1][0]]))
+                model = CheckerColours(tuple(float(v) for v in lab_c[light_j]),  # type: ignore[arg-type]
+                                       tuple(float(v) for v in lab_c[1 - light_j]))
         if model is None:
             name = "light" if float(np.average(feats[:, 0], weights=weights)) >= 128 else "dark"
             return [dataclasses.replace(c, colour=name) for c in checkers], None

@@ -45,9 +45,9 @@ def register(subparsers: Any) -> None:
     c.add_argument("--corners", help="playing field corners TLx,TLy,...,BLy (else ArUco or automatic)")
     c.add_argument("--aruco", action="store_true", help="find the field from ArUco markers 0-3 (DICT_4X4_50) at its corners")
     c.add_argument("--aruco-dictionary", default="DICT_4X4_50", help="ArUco dictionary (default DICT_4X4_50)")
-    c.add_argument("--learn", choices=["opening", "reading"], default="reading",
+    c.add_argument("--learn", choices=["opening", "reading", "none"], default="reading",
                    help="learn the checker colours from the opening position, or from this frame's reading "
-                        "(which you confirm by keeping the profile); default reading")
+                        "(which you confirm by keeping the profile), or not at all; default reading")
     c.add_argument("--orientation", choices=["bottom-right", "bottom-left", "top-right", "top-left"],
                    default="bottom-right", help="image quadrant of the reference player's home board")
     c.add_argument("--chessboard", metavar="GLOB", help="photos of a printed chessboard for lens calibration")
@@ -99,6 +99,13 @@ def cmd_read(args: argparse.Namespace) -> int:
     except ImageError as exc:
         raise UserError(str(exc)) from None
     reader = _reader_for(args, image)
+    try:  # dice and cube, where the dice reader and its models are installed
+        from vision.dice_plugin import DicePlugin
+
+        plugin = DicePlugin()
+        reader.dice_reader, reader.cube_reader = plugin.dice, plugin.cube
+    except (ImportError, FileNotFoundError, OSError):
+        pass
     try:
         result = reader.read_full(image)
     except RegistrationError as exc:

@@ -33,6 +33,10 @@ def find_occluders(strips: np.ndarray, templates: Sequence[np.ndarray], classes:
     """
     import cv2
 
+    # Half resolution is plenty for hands and cups.
+    strips = strips[:, ::2, ::2]
+    templates = [t[::2, ::2] for t in templates]
+    dh = dh / 2
     n, hh, ws, _ = strips.shape
     thr = settings.colour_min * settings.occluder_colour
     u0, u1 = int(round(0.15 * ws)), int(round(0.85 * ws))  # column edges are often off by a pixel or two
@@ -69,6 +73,8 @@ def find_occluders(strips: np.ndarray, templates: Sequence[np.ndarray], classes:
             unreadable.append(i + 1)
     if not unreadable:
         return None, ()
+    unexplained = np.repeat(np.repeat(unexplained, 2, axis=1), 2, axis=2)[:, :2 * hh, :2 * ws]
+    hh, ws = unexplained.shape[1:3]
     h, w = shape
     mask = np.zeros((h, w), bool)
     for p in unreadable:

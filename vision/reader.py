@@ -97,6 +97,7 @@ class BoardReader:
     aruco: Optional[dict] = None
     orientation: str = "bottom-right"
     infer_off: bool = True
+    _halves: Optional[tuple[Field, tuple[float, float]]] = dataclasses.field(default=None, repr=False)
 
     @classmethod
     def from_corners(cls, corners: np.ndarray, image_size: tuple[int, int], **kwargs) -> "BoardReader":
@@ -151,7 +152,11 @@ class BoardReader:
         small = warp_for_reading(image_bgr, field, self.settings)
         t2 = time.perf_counter()
         timings["warp"] = (t2 - t1) * 1e3
-        reading = read_checkers(small, field, self.settings, self.colours)
+        fixed = self.field is not None
+        cached = self._halves[1] if (fixed and self._halves is not None and self._halves[0] is field) else None
+        reading = read_checkers(small, field, self.settings, self.colours, halves=cached)
+        if fixed and cached is None:
+            self._halves = (field, reading.halves)  # the bar gap of a fixed board: fitted once per registration
         t3 = time.perf_counter()
         timings["checkers"] = (t3 - t2) * 1e3
         for k, v in reading.timings_ms.items():
