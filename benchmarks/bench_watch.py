@@ -56,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--turns", type=int, default=8, help="turns before the game is ended by a dropped double")
     parser.add_argument("--size", default="1280x720")
     parser.add_argument("--fps", type=float, default=30.0)
+    parser.add_argument("--still-frames", type=int, default=24, help="frames a still board lasts (0.8 s at 30 fps)")
+    parser.add_argument("--hand-frames", type=int, default=6, help="frames a hand moves over the board")
     parser.add_argument("--json", metavar="FILE", help="write the figures here")
     args = parser.parse_args(argv)
 
@@ -76,7 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     from vision.sources import Frame
 
     w, h = (int(v) for v in args.size.lower().split("x"))
-    script = random_game(args.seed, match_length=5, illegal_rate=0.15, cocked_rate=0.1, max_turns=args.turns)
+    script = random_game(args.seed, match_length=5, illegal_rate=0.15, cocked_rate=0.1, max_turns=args.turns,
+                         still_frames=args.still_frames, hand_frames=args.hand_frames)
     print(f"script: {len(script.scenes)} scenes, {script.frames} frames, {len(script.expected)} expected events", flush=True)
 
     t0 = time.perf_counter()
@@ -84,12 +87,15 @@ def main(argv: list[str] | None = None) -> int:
     frames = []
     scene_of_frame = []
     for si, scene in enumerate(script.scenes):
-        if scene not in cache:
-            cache[scene] = render_scene(scene, size=(w, h), seed=len(cache))
-        for _ in range(scene.frames):
-            frames.append(cache[scene])
+        for k in range(scene.frames):
+            # a still board is one picture; a moving hand is a new picture every
+            # other frame (rendering every frame would only make this slower)
+            key = (scene, k // 2) if scene.hand else scene
+            if key not in cache:
+                cache[key] = render_scene(scene, size=(w, h), seed=len(cache))
+            frames.append(cache[key])
             scene_of_frame.append(si)
-    print(f"rendered {len(cache)} distinct scenes in {time.perf_counter() - t0:.1f} s", flush=True)
+    print(f"rendered {len(cache)} distinct pictures in {time.perf_counter() - t0:.1f} s", flush=True)
 
     reader = _make_reader(argparse.Namespace(calibration=None))
 

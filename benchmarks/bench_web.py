@@ -64,9 +64,9 @@ def summary(values: list[float]) -> dict[str, float]:
 class RawSseClient:
     """A socket reading ``/events`` and stamping each ``id:`` line's arrival (time.time() ms)."""
 
-    def __init__(self, host: str, port: int, read: bool = True) -> None:
+    def __init__(self, host: str, port: int, read: bool = True, path: str = "/events") -> None:
         self.sock = socket.create_connection((host, port))
-        self.sock.sendall(f"GET /events HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: text/event-stream\r\n\r\n".encode())
+        self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: text/event-stream\r\n\r\n".encode())
         self.arrivals: dict[int, float] = {}
         self.read = read
         self.thread = threading.Thread(target=self._run, daemon=True)
@@ -171,7 +171,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=200)
     parser.add_argument("--browsers", type=int, default=20)
-    parser.add_argument("--gap-ms", type=float, default=30.0)
+    parser.add_argument("--gap-ms", type=float, default=100.0, help="time between events (a real game: seconds)")
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "web_latency.json"))
     args = parser.parse_args()
 
@@ -212,6 +212,23 @@ def main() -> int:
             results["browser_log_1"] = summary(log_ms)
             results["browser_board_1"] = summary(board_latencies(page, stub, min(100, args.events), gap, offset, announcer))
 
+            # One real browser measured while 19 more dashboards (SSE clients that
+            # receive the rendered views as a page does) are open.
+            view_clients = [
+                RawSseClient("127.0.0.1", server.port, path="/events?view=1") for _ in range(args.browsers - 1)
+            ]
+            time.sleep(0.5)
+            first = announcer.last_id + 1
+            sent = publish_series(stub, args.events, gap)
+            log_ms, _ = measure_page(page, announcer, sent, first, offset)
+            results[f"browser_log_1_plus_{args.browsers - 1}_sse"] = summary(log_ms)
+            results[f"browser_board_1_plus_{args.browsers - 1}_sse"] = summary(
+                board_latencies(page, stub, min(100, args.events), gap, offset, announcer)
+            )
+            results[f"publish_with_{args.browsers - 1}_sse_dashboards"] = summary(publish_cost(stub, args.events))
+            for c in view_clients:
+                c.close()
+
             # Many browsers open at once.
             # Each in its own context (its own profile and connection pool, like
             # separate devices: Chromium allows 6 connections per host per profile).
@@ -226,7 +243,7 @@ def main() -> int:
             for other in others:
                 other.wait_for_selector('#connection[data-state="live"]', timeout=60_000)
             results["listeners_with_browsers"] = announcer.listener_count
-            results["publish_with_browsers"] = summary(publish_cost(stub, args.events))
+            results[f"publish_with_{args.browsers}_browsers"] = summary(publish_cost(stub, args.events))
             time.sleep(1.0)
             first = announcer.last_id + 1
             sent = publish_series(stub, args.events, gap)
@@ -244,29 +261,49 @@ def main() -> int:
 
         # 20 raw clients, one of which never reads: publishing must not wait for it.
         time.sleep(0.5)
-        clients = [RawSseClient("127.0.0.1", server.port, read=(i != 0)) for i in range(args.browsers)]
+        clients = [
+            RawSseClient("127.0.0.1", server.port, read=(i != 0), path="/events?view=1") for i in range(args.browsers)
+        ]
         time.sleep(0.5)
         dropped_before = announcer.dropped_count
-        results["publish_with_raw_clients_one_stalled"] = summary(publish_cost(stub, max(args.events, 400)))
-        results["stalled_client_dropped"] = announcer.dropped_count > dropped_before
+        costs = []
+        sent_until_drop = None
+        for i in range(5000):
+            dice = (1 + i % 6, 1 + (i // 6) % 6)
+            with stub._lock:
+                stub._state.update(dice=list(dice))
+            event = RollEvent(player=0, dice=dice)
+            t0 = time.perf_counter()
+            stub.bus.publish(event)
+            costs.append((time.perf_counter() - t0) * 1000)
+            if announcer.dropped_count > dropped_before:
+                sent_until_drop = i + 1
+                break
+            time.sleep(0.002)
+        results["publish_with_raw_clients_one_stalled"] = summary(costs)
+        results["stalled_client_dropped"] = sent_until_drop is not None
+        results["events_until_stalled_client_dropped"] = sent_until_drop
         for c in clients:
             c.close()
     finally:
         server.stop()
 
     base = results["publish_no_browser"]["median_ms"]
-    results["ratio_publish_20_browsers_vs_none"] = results["publish_with_browsers"]["median_ms"] / base
+    results["ratio_publish_browsers_vs_none"] = results[f"publish_with_{args.browsers}_browsers"]["median_ms"] / base
     results["ratio_browser_log_vs_raw_sse"] = results["browser_log_1"]["median_ms"] / results["raw_sse"]["median_ms"]
 
     def line(name: str) -> str:
         s = results[name]
-        return f"{name:40s} n={s['n']:4d}  median {s['median_ms']:8.3f} ms  p99 {s['p99_ms']:8.3f} ms  max {s['max_ms']:8.3f} ms"
+        return f"{name:44s} n={s['n']:4d}  median {s['median_ms']:8.3f} ms  p99 {s['p99_ms']:8.3f} ms  max {s['max_ms']:8.3f} ms"
 
     for key in [k for k, v in results.items() if isinstance(v, dict)]:
         print(line(key))
-    print(f"{'ratio publish, 20 browsers vs none':40s} {results['ratio_publish_20_browsers_vs_none']:.2f}")
-    print(f"{'ratio browser log vs raw SSE client':40s} {results['ratio_browser_log_vs_raw_sse']:.2f}")
-    print(f"listeners with browsers open: {results['listeners_with_browsers']}; stalled raw client dropped: {results['stalled_client_dropped']}")
+    print(f"{'ratio publish, all browsers vs none':44s} {results['ratio_publish_browsers_vs_none']:.2f}")
+    print(f"{'ratio browser log vs raw SSE client':44s} {results['ratio_browser_log_vs_raw_sse']:.2f}")
+    print(
+        f"listeners with browsers open: {results['listeners_with_browsers']}; stalled client dropped: "
+        f"{results['stalled_client_dropped']} (after {results['events_until_stalled_client_dropped']} events)"
+    )
     out = pathlib.Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(results, indent=2) + "\n")

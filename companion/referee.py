@@ -263,9 +263,8 @@ class Referee:
     def observe(self, obs: Observation) -> None:
         """Take one stable observation and publish what follows from it."""
         if self.layout is None:
-            try:
-                self.layout = infer_layout(obs)
-            except TableError:
+            self.layout = self._guess_layout(obs)
+            if self.layout is None:
                 return
         try:
             board = observation_to_signed(obs, self.layout, 0)
@@ -281,6 +280,25 @@ class Referee:
             Phase.GAME_OVER: self._on_game_over,
         }[self.w.phase]
         handler(obs, board)
+
+    def _guess_layout(self, obs: Observation) -> Optional[TableLayout]:
+        """Who plays which colour: the colour assignment whose board is closest
+        to the agreed one (the starting position, or a match resumed from its
+        log); on a tie, the pip-count heuristic of ``infer_layout``."""
+        expected = self.table_board()
+        scores = []
+        for layout in (TableLayout(("dark", "light")), TableLayout(("light", "dark"))):
+            try:
+                board = observation_to_signed(obs, layout, 0)
+            except TableError:
+                return None
+            scores.append((sum(abs(a - b) for a, b in zip(board, expected)), layout))
+        if scores[0][0] != scores[1][0]:
+            return min(scores, key=lambda s: s[0])[1]
+        try:
+            return infer_layout(obs)
+        except TableError:
+            return None
 
     # --------------------------------------------------------- machinery
     def _publish(self, events: Sequence[Event]) -> None:

@@ -103,39 +103,57 @@ def observations(script: Script, layout: TableLayout = TableLayout(), fps: float
     """Every frame of ``script`` as (Observation, moving): the first frame of each
     scene that differs from the previous one is moving (things were put down).
     ``misread_rate``: chance that a still frame (not the first two of a scene)
-    misreads one point by one checker; a misread frame is never followed by
-    another, so the votes can outvote it."""
+    sees one checker on the neighbouring point (the totals stay possible, so
+    only the votes can catch it); at least two good frames separate two
+    misreads, so any three consecutive frames hold at most one."""
     rng = random.Random(seed)
     out = []
     index = 0
     previous: Optional[Scene] = None
     for scene in script.scenes:
-        last_bad = False
+        good_since = 2  # still frames read right since the last misread
         for k in range(scene.frames):
             obs = scene_observation(scene, layout, index, index * 1000.0 / fps)
             moving = k == 0 and previous is not None and scene != previous
-            if not scene.hand and k >= 2 and not last_bad and rng.random() < misread_rate:
-                pts = list(obs.points)
-                occupied = [p for p in pts if p.count > 1]
-                if occupied:
-                    victim = rng.choice(occupied)
-                    pts[victim.point - 1] = dataclasses.replace(victim, count=victim.count - 1)
-                    obs = dataclasses.replace(obs, points=tuple(pts))
-                    last_bad = True
+            if not scene.hand and k >= 2 and good_since >= 2 and rng.random() < misread_rate:
+                obs = _misread(obs, rng)
+                good_since = 0
             else:
-                last_bad = False
+                good_since += 1
             out.append((obs, moving))
             index += 1
         previous = scene
     return out
 
 
+def _misread(obs: Observation, rng: random.Random) -> Observation:
+    """``obs`` with one checker seen on a neighbouring point (empty or of its colour)."""
+    pts = list(obs.points)
+    choices = []
+    for p in pts:
+        if p.count == 0:
+            continue
+        for q in (p.point - 1, p.point + 1):
+            if 1 <= q <= 24 and (pts[q - 1].count == 0 or pts[q - 1].colour == p.colour):
+                choices.append((p.point, q))
+    if not choices:
+        return obs
+    src, dst = rng.choice(choices)
+    a, b = pts[src - 1], pts[dst - 1]
+    pts[src - 1] = dataclasses.replace(a, count=a.count - 1, colour=a.colour if a.count > 1 else None)
+    pts[dst - 1] = dataclasses.replace(b, count=b.count + 1, colour=a.colour)
+    return dataclasses.replace(obs, points=tuple(pts))
+
+
 class _Builder:
     """Builds a script while playing a match by the rules."""
 
-    def __init__(self, match_length: int, seed: int) -> None:
+    def __init__(self, match_length: int, seed: int, still_frames: int = STILL_FRAMES,
+                 hand_frames: int = HAND_FRAMES) -> None:
         from companion.match import Match
 
+        self.still_frames = still_frames
+        self.hand_frames = hand_frames
         self.rng = random.Random(seed)
         self.match = Match(match_length)
         self.script = Script(match_length=match_length)
@@ -143,10 +161,12 @@ class _Builder:
         self.cube: tuple[int, str] = (64, "centre")
 
     # scenes -------------------------------------------------------------
-    def show(self, dice: Sequence[DieSpec] = (), frames: int = STILL_FRAMES, note: str = "") -> None:
+    def show(self, dice: Sequence[DieSpec] = (), frames: Optional[int] = None, note: str = "") -> None:
+        frames = self.still_frames if frames is None else frames
         self.script.scenes.append(Scene(self.board, tuple(dice), self.cube, False, frames, note))
 
-    def hand(self, dice: Sequence[DieSpec] = (), frames: int = HAND_FRAMES) -> None:
+    def hand(self, dice: Sequence[DieSpec] = (), frames: Optional[int] = None) -> None:
+        frames = self.hand_frames if frames is None else frames
         self.script.scenes.append(Scene(self.board, tuple(dice), self.cube, True, frames))
 
     def expect(self, **event: Any) -> None:
@@ -308,6 +328,8 @@ def random_game(
     drop_rate: float = 0.4,
     max_turns: Optional[int] = None,
     games: int = 1,
+    still_frames: int = STILL_FRAMES,
+    hand_frames: int = HAND_FRAMES,
 ) -> Script:
     """A seeded script of ``games`` whole games (the last one ends the script).
 
@@ -316,10 +338,11 @@ def random_game(
     (``cocked_rate``); then a roll and a random legal play, illegal with
     ``illegal_rate`` (then corrected). After ``max_turns`` turns in a game the
     player on roll doubles and the opponent drops, as soon as the match allows
-    a double, so games stay short.
+    a double, so games stay short. ``still_frames`` / ``hand_frames``: how
+    long a still board / a hand over the board lasts, in frames.
     """
-    b = _Builder(match_length, seed)
-    b.show(frames=STILL_FRAMES)
+    b = _Builder(match_length, seed, still_frames, hand_frames)
+    b.show()
     for game in range(games):
         if game:
             b.new_game_setup()
@@ -344,7 +367,7 @@ def random_game(
             ended = b.play(player, specs, illegal=b.rng.random() < illegal_rate)
         if m.over:
             break
-    b.show(frames=STILL_FRAMES)
+    b.show()
     return b.script
 
 

@@ -64,7 +64,13 @@ class Session:
     :class:`Observation` (``vision.reader``), or ``None`` when only
     observations are fed (:meth:`feed_observation`). ``match_settings``: as
     :meth:`new_match`. ``stability``: :class:`StabilitySettings`.
-    ``match_log``: SQLite path for the match log, or ``None``.
+    ``match_log``: SQLite path for the match log, or ``None``. ``motion``:
+    read only still frames (frame differencing); off for a folder of unrelated
+    photos. ``resize_to_first``: a frame whose size differs from the first
+    frame's is resized to it (a fixed camera with a fixed calibration); off
+    when the reader registers the board per frame size. ``report_every_frame``:
+    publish the board's status for every frame, not only on change (a folder
+    of unrelated photos).
     """
 
     def __init__(
@@ -74,7 +80,9 @@ class Session:
         match_settings: Optional[dict[str, Any]] = None,
         stability: StabilitySettings = StabilitySettings(),
         match_log: Optional[str] = None,
-        motion_detector: Any = None,
+        motion: bool = True,
+        resize_to_first: bool = True,
+        report_every_frame: bool = False,
     ) -> None:
         self.bus = bus
         self.reader = reader
@@ -92,11 +100,13 @@ class Session:
         self._still_reads = 0
         self._read_snapshot = None
         self.bad_frames = 0
-        self.motion = motion_detector
-        if self.motion is None and reader is not None:
+        self.motion = None
+        if motion and reader is not None:
             from vision.motion import MotionDetector
 
             self.motion = MotionDetector()
+        self.resize_to_first = resize_to_first
+        self.report_every_frame = report_every_frame
         self.filter = StabilityFilter(stability)
         self._match_settings: dict[str, Any] = {}
         self.referee: Referee
@@ -118,7 +128,7 @@ class Session:
             self.bus.publish(SourceStatusEvent(status="bad_frame", detail=frame.error or f"frame {frame.index} is not a colour image"))
             self._settle_again()
             return None
-        if self._expected_shape is None:
+        if self._expected_shape is None or not self.resize_to_first:
             self._expected_shape = image.shape
         elif image.shape != self._expected_shape:
             self.bad_frames += 1
@@ -135,7 +145,7 @@ class Session:
         if moving:
             self._still_reads = 0
             self.filter.push(None, True, frame.timestamp_ms)
-            self._board_status()
+            self._board_status(frame.index)
             return None
         reuse = self._reusable()
         if reuse is not None:
@@ -177,24 +187,24 @@ class Session:
         """Push one per-frame reading through the stability filter; a new stable
         observation goes on the bus and to the referee. Returns it (or ``None``)."""
         stable = self.filter.push(obs, moving, obs.timestamp_ms)
-        self._board_status()
+        self._board_status(obs.frame_index)
         if stable is None:
             return None
-        self.bus.publish(ObservationEvent(observation=stable.to_dict(), stable=True))
+        self.bus.publish(ObservationEvent(observation=stable.to_dict(), stable=True, frame_index=obs.frame_index))
         with self._lock:
             self.referee.observe(stable)
         return stable
 
-    def _board_status(self) -> None:
+    def _board_status(self, frame_index: int = -1) -> None:
         """Publish the filter's status when it changes (``settling`` is too
         short-lived to be worth a message)."""
         status = self.filter.status
         if status == "settling":
             return
         detail = self.filter.held_reason or "" if status == "held" else ""
-        if (status, detail) != self._last_board_status:
+        if (status, detail) != self._last_board_status or self.report_every_frame:
             self._last_board_status = (status, detail)
-            self.bus.publish(BoardStatusEvent(status=status, detail=detail))
+            self.bus.publish(BoardStatusEvent(status=status, detail=detail, frame_index=frame_index))
 
     def on_source_status(self, status: str, detail: str) -> None:
         """The grabber's status callback: publishes a ``SourceStatusEvent``; an
@@ -206,16 +216,22 @@ class Session:
                 self.motion.reset()
         self.bus.publish(SourceStatusEvent(status=status, detail=detail))
 
-    def run(self, grabber, stop: threading.Event, on_frame: Optional[Callable[[Any, float], None]] = None) -> None:
+    def run(self, grabber, stop: threading.Event, on_frame: Optional[Callable[[Any, float], None]] = None,
+            pace: Optional[Callable[[Any], None]] = None) -> None:
         """Process frames from ``grabber`` (a started ``FrameGrabber``) until a
-        finite source ends or ``stop`` is set. ``on_frame(frame, seconds)`` is
-        called after each frame with its processing time (for benchmarks)."""
+        finite source ends or ``stop`` is set. ``pace(frame)`` is called before
+        each frame (to play a file in real time); ``on_frame(frame, seconds)``
+        after it, with its processing time (for benchmarks)."""
         while not stop.is_set():
             frame = grabber.get(timeout=0.25)
             if frame is None:
                 if grabber.ended or not grabber.source.live:
                     break
                 continue
+            if pace is not None:
+                pace(frame)
+                if stop.is_set():
+                    break
             t0 = time.perf_counter()
             self.process_frame(frame)
             if on_frame is not None:
@@ -314,12 +330,10 @@ class Session:
 
     def match_record(self) -> str:
         """The match so far as Jellyfish ``.mat`` text (``companion.mat``)."""
-        from companion import mat
+        from companion.mat import export_mat
 
         with self._lock:
-            match = self.referee.match
-            writer = getattr(mat, "export_match", None) or getattr(mat, "to_mat", None) or getattr(mat, "write_mat")
-            return writer(match)
+            return export_mat(self.referee.match)
 
     def latest_frame_jpeg(self) -> Optional[bytes]:
         """The newest frame with the reading and the referee's state drawn over

@@ -30,6 +30,12 @@ class BridgeHandle:
         self.board = board
         self._closed = False
 
+    def show(self, *events: Any) -> None:
+        """Feed events to the LEDs only (not the bus): the state published before
+        :func:`attach` subscribed, e.g. the session's current ``TurnEvent``."""
+        for event in events:
+            self.reporter.take(event)
+
     def close(self) -> None:
         """Stop the reporter, the link and the fake board (idempotent)."""
         if self._closed:

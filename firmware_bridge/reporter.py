@@ -16,7 +16,7 @@ import time
 from typing import Any, Callable, Optional
 
 from companion.bus import Event, EventBus
-from companion.events import CockedDiceEvent, LedsEvent, RollEvent, TurnEvent, VerdictEvent
+from companion.events import CockedDiceEvent, LedsEvent, OverrideEvent, RollEvent, TurnEvent, VerdictEvent
 from firmware_bridge.layout import LedLayout
 from firmware_bridge.link import FrameRefused, LinkDown
 from firmware_bridge.messages import LedState, Pattern, SetLeds
@@ -67,7 +67,7 @@ class LedScene:
     def apply(self, event: Event, now: float) -> bool:
         """Take one event into account; returns True when it may change the frame."""
         if isinstance(event, VerdictEvent):
-            if event.verdict == "illegal":
+            if event.verdict in ("illegal", "position_changed"):
                 points = {}
                 if self.teaching:
                     for index in self._leds_of(event.points_played):
@@ -75,13 +75,18 @@ class LedScene:
                 for index in self._leds_of(event.points_differing):
                     points[index] = LedState(RED, Pattern.BLINK)
                 self._set("illegal", points)
-            elif event.verdict == "corrected":
+            elif event.verdict in ("corrected", "accepted"):
                 self._set("none", {})
             elif event.verdict == "legal":
                 self._set("legal", {i: LedState(GREEN, Pattern.STEADY) for i in self._leds_of(event.points_played)},
                           now + self.flash_s)
             else:
                 return False  # in_progress, no_change: never show intermediate states
+            return True
+        if isinstance(event, OverrideEvent):
+            if self.kind == "none":
+                return False
+            self._set("none", {})  # undo, set position, set dice: the referee starts afresh
             return True
         if isinstance(event, CockedDiceEvent):
             home = HOME_BOARD.get(event.player, ())
@@ -145,6 +150,10 @@ class LedReporter:
         self._unsubscribe = bus.subscribe(self._on_event)
         self._thread = threading.Thread(target=self._run, name="led-reporter", daemon=True)
         self._thread.start()
+
+    def take(self, event: Event) -> None:
+        """Apply one event to the scene (what the bus subscription does for each event)."""
+        self._on_event(event)
 
     def _on_event(self, event: Event) -> None:
         with self._cond:

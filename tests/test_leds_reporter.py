@@ -7,11 +7,13 @@ import threading
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import firmware_bridge
 from companion.bus import EventBus
-from companion.events import (ButtonEvent, CockedDiceEvent, LedsEvent, LinkStateEvent, RollEvent,
-                              TurnEvent, VerdictEvent)
+from companion.events import (ButtonEvent, CockedDiceEvent, LedsEvent, LinkStateEvent, OverrideEvent,
+                              RollEvent, TurnEvent, VerdictEvent)
 from firmware_bridge.layout import LedLayout
 from firmware_bridge.messages import LedState, Pattern
 from firmware_bridge.reporter import AMBER, GREEN, RED, LedScene
@@ -55,6 +57,21 @@ def test_correction_clears_and_intermediate_verdicts_change_nothing():
     assert lit(scene.frame()) == {27: (RED, "blink")}  # still waiting for the correction turn event
     scene.apply(TurnEvent(player=1, waiting_for="roll"), 0.4)
     assert lit(scene.frame()) == {27: ((0, 80, 255), "pulse")}
+
+
+@pytest.mark.parametrize("clearing", [VerdictEvent(verdict="accepted"), VerdictEvent(verdict="corrected"),
+                                      OverrideEvent(action="undo")])
+def test_accepted_corrected_or_undone_plays_clear_the_highlights(clearing):
+    scene = LedScene(LedLayout())
+    scene.apply(ILLEGAL, 0.0)
+    assert scene.apply(clearing, 1.0)
+    assert lit(scene.frame()) == {}
+
+
+def test_checkers_moved_while_nobody_plays_blink_red():
+    scene = LedScene(LedLayout())
+    scene.apply(VerdictEvent(verdict="position_changed", points_differing=(12, 13)), 0.0)
+    assert lit(scene.frame()) == {11: (RED, "blink"), 12: (RED, "blink"), 27: (RED, "blink")}
 
 
 def test_legal_play_flashes_green_then_clears():
@@ -197,3 +214,48 @@ def test_buttons_and_link_states_are_published(rig):
     assert events.wait(lambda e: len(e.of(ButtonEvent)) == 2)
     assert [(b.button, b.action) for b in events.of(ButtonEvent)] == [("confirm", "press"), ("undo", "long_press")]
     assert events.of(ButtonEvent)[0].to_dict()["type"] == "button"
+
+
+def test_state_from_before_attach_can_be_shown(rig):
+    bus, events, handle, out = rig
+    handle.show(TurnEvent(player=0, waiting_for="opening_roll"))
+    assert handle.board.wait_for(lambda b: lit(b.leds) == {27: ((0, 80, 255), "pulse")})
+    assert not [e for e in events.of(TurnEvent)]  # shown on the LEDs, not published
+
+
+points = st.lists(st.integers(-2, 27), max_size=8).map(tuple)
+any_event = st.one_of(
+    st.builds(VerdictEvent, verdict=st.sampled_from(["legal", "illegal", "in_progress", "no_change", "corrected",
+                                                     "position_changed", "accepted", "something_new"]),
+              points_differing=points, points_played=points),
+    st.builds(CockedDiceEvent, player=st.integers(0, 1)),
+    st.builds(RollEvent, player=st.integers(0, 1)),
+    st.builds(TurnEvent, waiting_for=st.sampled_from(["opening_roll", "roll", "play", "correction",
+                                                      "cube_response", "game_over", "unknown"])),
+    st.builds(OverrideEvent),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(any_event, st.floats(0, 2)), max_size=25), st.booleans())
+def test_scene_invariants_over_any_event_sequence(steps, teaching):
+    """Whatever happens: one state per LED, only point LEDs of points 1-24 and the status
+    light ever light up, intermediate verdicts change nothing, and a correction clears."""
+    layout = LedLayout()
+    scene = LedScene(layout, teaching=teaching)
+    now = 0.0
+    allowed = set(layout.points) | {layout.status}
+    for event, dt in steps:
+        now += dt
+        scene.expire(now)
+        before = scene.frame()
+        changed = scene.apply(event, now)
+        frame = scene.frame()
+        assert len(frame) == layout.count
+        assert set(lit(frame)) <= allowed
+        if not changed:
+            assert frame == before
+        if isinstance(event, VerdictEvent) and event.verdict in ("corrected", "accepted"):
+            assert not set(lit(frame)) & set(layout.points)
+        if isinstance(event, VerdictEvent) and event.verdict == "illegal" and not teaching:
+            assert {c for c, p in lit(frame).values()} <= {RED}

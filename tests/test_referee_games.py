@@ -51,3 +51,15 @@ def test_a_match_to_three_points_over_several_games():
     ends = [e for e in events if e["type"] == "game_end"]
     assert ends and ends[-1]["match_over"] and max(ends[-1]["score"]) >= 3
     assert session.state()["waiting_for"] == "game_over"
+
+
+def test_the_match_record_of_a_refereed_match_reads_back():
+    from companion.mat import import_mat
+
+    script = random_game(33, match_length=3, games=6, double_rate=0.05)
+    events, session = run_script(script, seed=33)
+    text = session.match_record()
+    summary = import_mat(text).summary()
+    ends = [e for e in events if e["type"] == "game_end"]
+    assert summary["final_score"] == list(ends[-1]["score"])
+    assert [(g["winner"], g["points"]) for g in summary["games"]] == [(e["winner"], e["points"]) for e in ends]

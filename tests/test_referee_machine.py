@@ -14,7 +14,10 @@ from companion.table import START_SIGNED, swap_signed
 class Table:
     """A table in front of the camera: show scenes, collect the events."""
 
-    def __init__(self, **settings):
+    def __init__(self, layout=None, **settings):
+        from companion.table import TableLayout
+
+        self.layout = layout or TableLayout()
         self.bus = EventBus()
         self.events = []
         self.bus.subscribe(lambda e: self.events.append(e.to_dict()))
@@ -30,12 +33,12 @@ class Table:
             self.cube = cube
         scene = Scene(self.board, tuple(dice), self.cube)
         for k in range(frames):
-            self.session.feed_observation(scene_observation(scene, timestamp_ms=self.t), moving=k == 0)
+            self.session.feed_observation(scene_observation(scene, self.layout, timestamp_ms=self.t), moving=k == 0)
             self.t += 33.3
 
     def hand(self):
         scene = Scene(self.board, (), self.cube, hand=True)
-        self.session.feed_observation(scene_observation(scene, timestamp_ms=self.t), moving=True)
+        self.session.feed_observation(scene_observation(scene, self.layout, timestamp_ms=self.t), moving=True)
         self.t += 33.3
 
     def judged(self, *types):
@@ -367,3 +370,18 @@ def test_a_cube_left_turned_from_the_last_game_is_not_a_double():
     t.show(cube=(64, "centre"))  # put back where it belongs
     t.show(cube=(2, "centre"))  # now a real double by player 1
     assert [(e["action"], e["player"]) for e in t.judged("cube")] == [("double", 1)]
+
+
+def test_who_plays_which_colour_is_found_from_the_board():
+    from companion.table import TableLayout
+
+    for colours in (("light", "dark"), ("dark", "light")):
+        t = Table(layout=TableLayout(colours))
+        opening(t, 3, 1)
+        dice = [DieSpec(3, "right"), DieSpec(1, "left")]
+        t.hand()
+        t.show(dice, board=play_board(0, [(8, 5), (6, 5)], t.board))
+        t.hand()
+        t.show()
+        assert t.referee.layout.colours == colours
+        assert [e["verdict"] for e in t.judged("verdict")] == ["legal"]

@@ -106,6 +106,98 @@ def test_live_source_that_disappears_is_reopened_with_backoff(tmp_path):
     assert grabber.outages >= 1
 
 
+class _MjpegCamera:
+    """A real MJPEG-over-HTTP camera (multipart/x-mixed-replace, as IP cameras
+    serve it): each connection gets ``per_connection`` frames, then the stream
+    ends; :meth:`stop` takes the camera off the network, :meth:`start` brings it
+    back on the same port."""
+
+    def __init__(self, per_connection=15):
+        import http.server
+        import socketserver
+
+        camera = self
+        self.per_connection = per_connection
+        self.served = 0
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                self.send_response(200)
+                self.send_header("Content-Type", "multipart/x-mixed-replace; boundary=frame")
+                self.end_headers()
+                for i in range(camera.per_connection):
+                    ok, buf = cv2.imencode(".jpg", _image(30 + 8 * (i % 20), 96, 64))
+                    data = buf.tobytes()
+                    try:
+                        self.wfile.write(b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n" % len(data))
+                        self.wfile.write(data + b"\r\n")
+                    except (BrokenPipeError, ConnectionResetError):
+                        return
+                    camera.served += 1
+                    time.sleep(0.01)
+
+        class Server(socketserver.ThreadingTCPServer):
+            allow_reuse_address = True
+            daemon_threads = True
+
+        self._server_class = Server
+        self._handler = Handler
+        self.port = 0
+        self.start()
+
+    def start(self):
+        self.server = self._server_class(("127.0.0.1", self.port), self._handler)
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.port}/stream.mjpg"
+
+
+def test_an_http_camera_that_goes_away_is_reopened_with_backoff():
+    camera = _MjpegCamera(per_connection=15)
+    statuses = []
+    lock = threading.Lock()
+
+    def on_status(status, detail):
+        with lock:
+            statuses.append(status)
+
+    source = open_source(camera.url)
+    assert source.live
+    grabber = FrameGrabber(source, on_status=on_status, backoff_s=0.05, max_backoff_s=0.2).start()
+    first = grabber.get(timeout=10)
+    assert first is not None and first.image.shape == (64, 96, 3)
+    camera.stop()  # the camera leaves the network
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        with lock:
+            if statuses.count("lost") >= 2 and "reconnecting" in statuses:
+                break
+        time.sleep(0.02)
+    camera.start()  # and comes back on the same address
+    back = None
+    while time.monotonic() < deadline:
+        frame = grabber.get(timeout=0.5)
+        with lock:
+            if frame is not None and statuses.count("ok") >= 2:
+                back = frame
+                break
+    grabber.stop()
+    camera.stop()
+    assert statuses[0] == "ok" and "lost" in statuses and "reconnecting" in statuses
+    assert back is not None and back.image.shape == (64, 96, 3)
+    assert grabber.outages >= 1
+
+
 def test_motion_detector_still_moving_and_size_change():
     det = MotionDetector()
     base = np.full((360, 640, 3), 120, np.uint8)

@@ -83,7 +83,7 @@ def test_board_updates_from_bus_events(page, served, tmp_path):
     stub, server = served
     open_live(page, server)
     assert page.locator("#board #point-24").get_attribute("data-count") == "2"
-    assert page.locator("#dice").count() == 0
+    assert page.locator("#dice").get_attribute("data-dice") == ""
     stub.roll(0, (6, 5))
     page.wait_for_selector('#dice[data-dice="6,5"]', timeout=WAIT)
     assert page.locator("#dice-text").inner_text() == "6-5"

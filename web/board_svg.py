@@ -193,7 +193,7 @@ def _die(index: int, value: int, cx: float, cy: float, player: int, cocked: bool
 
 def _dice(dice: Sequence[int], roller: Optional[int], cocked: bool) -> str:
     if not dice:
-        return ""
+        return '<g id="dice" data-dice="" data-cocked="false"></g>'
     # Dice are thrown into the roller's right-hand board: the right half for the
     # player at the bottom, the left half (their right) for the player at the top.
     if roller == 1:

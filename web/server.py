@@ -114,6 +114,9 @@ def serve(app: Any, host: str = "127.0.0.1", port: int = 8080, threads: int = 48
         threads=threads,
         channel_timeout=300,
         connection_limit=max(100, threads * 2),
+        # A browser that stops reading blocks its worker once 1 MB is waiting;
+        # its event queue then fills and the announcer drops it.
+        outbuf_high_watermark=1024 * 1024,
         ident="companion",
     )
     effective_port = int(getattr(server, "effective_port", port))

@@ -104,16 +104,20 @@ class TableBoard:
 def board_from_state(state: Mapping[str, Any]) -> Optional[TableBoard]:
     """Read the session state's ``position`` as a :class:`TableBoard`, or None if absent.
 
-    Accepted shapes of ``state["position"]``: a list of 26 signed ints, or a
-    dict with the list under ``signed`` (or ``points``/``checkers``), optionally
-    ``perspective`` (0/1, the player the list is seen from). The perspective
-    defaults to ``state["turn"]`` (the player on roll), else 0. Raises
-    :class:`BoardDataError` on a malformed list.
+    ``state["table_position"]`` (26 signed ints from player 0's view, table
+    order) is used when present. Otherwise ``state["position"]``: a list of 26
+    signed ints, or a dict with the list under ``signed`` (or
+    ``points``/``checkers``), optionally ``perspective`` (0/1, the player the
+    list is seen from). The perspective defaults to ``state["on_roll"]`` (else
+    ``state["turn"]``), else 0. Raises :class:`BoardDataError` on a malformed list.
     """
+    table = state.get("table_position")
+    if table is not None:
+        return TableBoard.from_signed(table, 0)
     position = state.get("position")
     if position is None:
         return None
-    perspective = state.get("turn")
+    perspective = state.get("on_roll", state.get("turn"))
     signed = position
     if isinstance(position, Mapping):
         signed = None

@@ -22,7 +22,8 @@ class Tracker:
     ``verdict``: the newest ``verdict`` event as a dict (``None`` before one);
     ``cocked``: the newest ``cocked_dice`` event until the next roll, verdict,
     new turn to play, or game end; ``games``: ``game_end`` events in order;
-    ``overrides``: ``override`` events in order (the audit trail).
+    ``overrides``: ``override`` events in order (the audit trail); ``devices``:
+    the newest camera, board-reading and LED-link status.
     """
 
     def __init__(self, bus: EventBus) -> None:
@@ -32,14 +33,19 @@ class Tracker:
         self._games: list[dict[str, Any]] = []
         self._overrides: list[dict[str, Any]] = []
         self._resignation: Optional[dict[str, Any]] = None
+        self._devices: dict[str, dict[str, Any]] = {}
         self._unsubscribe = bus.subscribe(self._on_event)
 
     def _on_event(self, event: Event) -> None:
         kind = event.type
-        if kind not in {"verdict", "cocked_dice", "roll", "game_end", "override", "resignation", "turn"}:
+        if kind not in {"verdict", "cocked_dice", "roll", "game_end", "override", "resignation", "turn",
+                        "source", "board", "link"}:
             return
         data = event.to_dict()
         with self._lock:
+            if kind in ("source", "board", "link"):
+                self._devices[kind] = data
+                return
             if kind == "verdict":
                 if data.get("verdict") not in ("in_progress", "no_change"):
                     self._verdict = data
@@ -92,6 +98,13 @@ class Tracker:
     def resignation(self) -> Optional[dict[str, Any]]:
         with self._lock:
             return dict(self._resignation) if self._resignation else None
+
+    @property
+    def devices(self) -> dict[str, dict[str, Any]]:
+        """The newest ``source`` (camera), ``board`` (stability filter) and
+        ``link`` (LED board) events, by type."""
+        with self._lock:
+            return {k: dict(v) for k, v in self._devices.items()}
 
     def close(self) -> None:
         """Stop following the bus."""

@@ -20,6 +20,7 @@ WAITING_TEXT = {
     "play": "a play",
     "correction": "the correction of an illegal play",
     "cube_response": "an answer to the double (take or drop)",
+    "resignation_response": "an answer to the resignation",
     "game_over": "a new game",
 }
 
@@ -65,7 +66,7 @@ def mode_of(state: Mapping[str, Any]) -> str:
 def _dice_of(state: Mapping[str, Any]) -> tuple[list[int], bool, Optional[int]]:
     dice = state.get("dice")
     cocked = False
-    roller = _int_or_none(state.get("turn"))
+    roller = _int_or_none(state.get("on_roll", state.get("turn")))
     if isinstance(dice, Mapping):
         cocked = bool(dice.get("cocked", False))
         if dice.get("player") in (0, 1):
@@ -123,6 +124,35 @@ def _verdict_alert(verdict: Mapping[str, Any], teaching: bool, names: list[str])
     return None
 
 
+BOARD_STATUS = {
+    "moving": "moving",
+    "occluded": "a hand over the board",
+    "settling": "settling",
+    "undecided": "not sure yet",
+    "held": "held (not judged)",
+    "stable": "still, read",
+    "unreadable": "unreadable",
+}
+
+
+def _devices(tracker: Optional[Tracker]) -> dict[str, Any]:
+    devices = tracker.devices if tracker else {}
+    out: dict[str, Any] = {"camera": None, "board": None, "leds": None, "warning": None}
+    source = devices.get("source")
+    if source:
+        out["camera"] = source.get("status", "") + (f": {source['detail']}" if source.get("detail") else "")
+        if source.get("status") in ("lost", "reconnecting"):
+            out["warning"] = "Camera " + out["camera"] + ". The referee keeps the match and waits."
+    board = devices.get("board")
+    if board:
+        status = str(board.get("status", ""))
+        out["board"] = BOARD_STATUS.get(status, status) + (f": {board['detail']}" if board.get("detail") else "")
+    link = devices.get("link")
+    if link:
+        out["leds"] = str(link.get("state", "")) + (f": {link['detail']}" if link.get("detail") else "")
+    return out
+
+
 def build_view(state: Mapping[str, Any], tracker: Optional[Tracker]) -> dict[str, Any]:
     """Everything the templates draw, as plain data (see ``templates/_live.html``)."""
     names = players_of(state)
@@ -168,8 +198,32 @@ def build_view(state: Mapping[str, Any], tracker: Optional[Tracker]) -> dict[str
             dice = [int(d) for d in cocked_event["dice"] if 1 <= int(d) <= 6]
             roller = player if player in (0, 1) else roller
 
-    pips = state.get("pip_counts")
-    pip_counts = list(_pair(pips)) if pips is not None else list(board.pip_counts())
+    # While an illegal play waits for its correction, draw the board as it lies
+    # on the table (the referee's ``illegal_board``) with the wrong points marked.
+    board_caption = None
+    seen = state.get("illegal_board")
+    if alert and alert["kind"] == "illegal" and seen is not None:
+        try:
+            board = TableBoard.from_signed(seen, 0)
+            board_caption = "The board as it lies now (not legal)"
+        except BoardDataError:
+            pass
+    if alert is None and state.get("waiting_for") == "game_over" and tracker is not None and tracker.games:
+        game = tracker.games[-1]
+        winner = game.get("winner")
+        points = game.get("points", 1)
+        alert = {
+            "kind": "game_over",
+            "title": "Match over" if game.get("match_over") else "Game over",
+            "subtitle": f"{names[winner] if winner in (0, 1) else '?'} wins {points} point{'s' if points != 1 else ''}"
+            f" ({game.get('kind', 'single')}); score {score[0]}-{score[1]}",
+            "lines": [],
+            "closest_legal": None,
+            "instruction": "",
+            "illegal_points": [],
+            "hint_points": [],
+        }
+    pip_counts = list(board.pip_counts())
     waiting_for = state.get("waiting_for")
     board_lines = board.describe(names)
     description = "; ".join(board_lines) if board_lines else "No checkers on the board."
@@ -197,6 +251,7 @@ def build_view(state: Mapping[str, Any], tracker: Optional[Tracker]) -> dict[str
         "board_svg": svg,
         "board_lines": board_lines,
         "board_error": board_error,
+        "board_caption": board_caption,
         "diagram": (state.get("position") or {}).get("diagram") if isinstance(state.get("position"), Mapping) else state.get("diagram"),
         "pip_counts": pip_counts if teaching else None,
         "score": list(score),
@@ -205,7 +260,7 @@ def build_view(state: Mapping[str, Any], tracker: Optional[Tracker]) -> dict[str
         "crawford": bool(state.get("crawford", False)),
         "post_crawford": bool(state.get("post_crawford", False)),
         "turn": turn,
-        "turn_name": names[turn] if turn is not None else None,
+        "turn_name": names[turn] if turn is not None and waiting_for not in ("game_over", "opening_roll") else None,
         "waiting_for": WAITING_TEXT.get(str(waiting_for), str(waiting_for)) if waiting_for else None,
         "position_id": str(state.get("position_id") or ""),
         "match_id": str(state.get("match_id") or ""),
@@ -223,4 +278,5 @@ def build_view(state: Mapping[str, Any], tracker: Optional[Tracker]) -> dict[str
         "resignation": resignation if isinstance(resignation, Mapping) else None,
         "resign_levels": RESIGN_LEVELS,
         "settings": settings_of(state),
+        "devices": _devices(tracker),
     }

@@ -17,12 +17,15 @@ from typing import Any
 
 from companion.cli import UserError
 
+#: Where the dashboard is served unless ``--web`` says otherwise.
+DEFAULT_WEB = "127.0.0.1:8080"
 
-def _host_port(text: str) -> tuple[str, int]:
+
+def _host_port_text(text: str) -> str:
     host, sep, port = text.rpartition(":")
-    if not sep or not port.isdigit() or not 0 < int(port) < 65536:
+    if not sep or not port.isdigit() or not 0 <= int(port) < 65536:
         raise argparse.ArgumentTypeError(f"expected HOST:PORT, got {text!r}")
-    return host or "127.0.0.1", int(port)
+    return text
 
 
 def _non_negative(text: str) -> float:
@@ -47,8 +50,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--calibration", metavar="FILE", help="board profile from `companion calibrate` (corners, colours)")
     p.add_argument("--corners", metavar="X,Y,...", help="the playing field's corners TL,TR,BR,BL in image pixels (as `companion read --corners`)")
     p.add_argument("--match-length", type=int, default=5, metavar="N", help="match to N points; 0 for a money session (default 5)")
-    p.add_argument("--web", type=_host_port, default=("127.0.0.1", 8080), metavar="HOST:PORT",
-                   help="serve the dashboard here (default 127.0.0.1:8080)")
+    p.add_argument("--web", type=_host_port_text, default=None, metavar="HOST:PORT",
+                   help="serve the dashboard here (default 127.0.0.1:8080; port 0 picks a free one)")
     p.add_argument("--no-web", action="store_true", help="do not serve the dashboard")
     p.add_argument("--serial", metavar="PORT|fake", help="drive the LED board on this serial port ('fake': a simulated board)")
     p.add_argument("--events-jsonl", metavar="FILE", help="write every event as one JSON line to FILE ('-': standard output)")
@@ -64,6 +67,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--fps", type=float, default=None, help="frame rate of a folder of images (default 30; the demo 10)")
     p.add_argument("--speed", type=_non_negative, default=None,
                    help="play a file or folder at this multiple of real time (0: as fast as possible; default 0, demo 1)")
+    p.add_argument("--stills", action="store_true",
+                   help="the frames are unrelated photos: read each one on its own (no motion, no votes, board found per photo)")
     p.add_argument("--keyboard", choices=("auto", "on", "off"), default="auto", help="read keyboard overrides from standard input")
     p.set_defaults(func=run)
 
@@ -86,15 +91,18 @@ def _open_outlets(args: argparse.Namespace, bus: Any, stack: list) -> None:
     bus.subscribe(TerminalLog(human))
 
 
-def make_frame_reader(calibration: Any = None, die_on_checker: str = "flat_ok", corners: Any = None):
+def make_frame_reader(calibration: Any = None, die_on_checker: str = "flat_ok", corners: Any = None,
+                      register_each_frame: bool = False):
     """The reader of ``watch``: image ((H, W, 3) uint8 BGR) -> Observation.
 
     ``vision.reader.BoardReader`` with the calibration profile (``--calibration``),
     the field's four corners (``corners``: (4, 2) image pixels TL, TR, BR, BL, as
     ``--corners``) or, without either, the board found in the first frame and kept (the
     camera is fixed; it is found again when a frame cannot be registered or its
-    size changes); the dice and the cube through ``vision.dice_plugin`` when its
-    models are installed. Raises ``UserError`` for a bad calibration file."""
+    size changes), or found in every frame (``register_each_frame``: a folder
+    of unrelated photos); the dice and the cube through ``vision.dice_plugin``
+    when its models are installed. Raises ``UserError`` for a bad calibration
+    file."""
     try:
         from vision.reader import BoardReader
     except ImportError as exc:  # the board reader has not landed in this build
@@ -122,6 +130,9 @@ def make_frame_reader(calibration: Any = None, die_on_checker: str = "flat_ok", 
 
     def read(image: Any):
         h, w = image.shape[:2]
+        if register_each_frame and fixed_corners is None and profile is None:
+            reader.field = None
+            return reader.read(image)
         if reader.field is None or tuple(reader.field.image_size) != (w, h):
             if fixed_corners is not None:
                 from vision.registration import field_from_corners
@@ -149,37 +160,30 @@ def _make_reader(args: argparse.Namespace):
             corners = parse_corners(corners)
         except ValueError as exc:
             raise UserError(f"--corners: {exc}") from None
-    return make_frame_reader(getattr(args, "calibration", None), getattr(args, "die_on_checker", "flat_ok"), corners)
+    return make_frame_reader(getattr(args, "calibration", None), getattr(args, "die_on_checker", "flat_ok"), corners,
+                             register_each_frame=bool(getattr(args, "stills", False)))
 
 
 def _start_web(args: argparse.Namespace, session: Any, stack: list, say) -> None:
+    """Serve the dashboard (``web.start_dashboard``) unless ``--no-web``."""
     if args.no_web:
         return
     try:
-        from web.app import create_app
+        from web import start_dashboard
     except ImportError as exc:
         say(f"dashboard not available ({exc}); running without it")
         return
-    import waitress
-
-    host, port = args.web
-    app = create_app(session=session)
+    address = args.web or DEFAULT_WEB
     try:
-        server = waitress.create_server(app, host=host, port=port, threads=4)
+        server = start_dashboard(session, address, say=say)
     except OSError as exc:
-        raise UserError(f"cannot serve the dashboard on {host}:{port}: {exc.strerror}") from None
-    token = app.config.get("ACCESS_TOKEN")
-    thread = threading.Thread(target=server.run, name="dashboard", daemon=True)
-    thread.start()
-
-    def stop() -> None:
-        dash = app.extensions.get("companion")
-        if dash is not None:
-            dash.shutdown()
-        server.close()
-
-    stack.append(stop)
-    say(f"dashboard on http://{host}:{server.effective_port}/  (referee token {token})")
+        if args.web is None:  # the default address is busy: go on without the dashboard
+            say(f"dashboard not started: {address} is not available ({exc.strerror or exc}); use --web HOST:PORT")
+            return
+        raise UserError(f"cannot serve the dashboard on {address}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise UserError(f"--web: {exc}") from None
+    stack.append(server.stop)
 
 
 def _start_leds(args: argparse.Namespace, bus: Any, session: Any, stack: list, say) -> None:
@@ -270,9 +274,9 @@ def run(args: argparse.Namespace) -> int:
     except SourceError as exc:
         raise UserError(str(exc)) from None
 
-    window = 3 if args.votes is None else args.votes
+    window = (1 if args.stills else 3) if args.votes is None else args.votes
     stability = StabilitySettings(
-        still_ms=30.0 if args.still_ms is None else args.still_ms,
+        still_ms=(0.0 if args.stills else 30.0) if args.still_ms is None else args.still_ms,
         window=window,
         min_frames=min(2, window),
     )
@@ -302,6 +306,9 @@ def run(args: argparse.Namespace) -> int:
                 },
                 stability=stability,
                 match_log=args.match_log,
+                motion=not args.stills,
+                resize_to_first=not args.stills,
+                report_every_frame=args.stills,
             )
         except (RefereeError, ValueError) as exc:
             raise UserError(str(exc)) from None
@@ -323,12 +330,12 @@ def run(args: argparse.Namespace) -> int:
 
             t_start = time.monotonic()
 
-            def pace(frame: Any, _seconds: float) -> None:
+            def pace(frame: Any) -> None:
                 wait = t_start + frame.timestamp_ms / 1000.0 / speed - time.monotonic()
                 if wait > 0:
                     stop.wait(wait)
 
-        session.run(grabber, stop, on_frame=pace)
+        session.run(grabber, stop, pace=pace)
         st = session.state()
         say(f"done: {st['frames']['seen']} frames, score {st['score'][0]}-{st['score'][1]}")
         return 0

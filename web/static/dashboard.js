@@ -41,11 +41,14 @@
     if (t === "cube") return who(ev.player) + " " + ev.action + "s, cube " + ev.value + (ev.note ? " (" + ev.note + ")" : "");
     if (t === "resignation") return who(ev.player) + " resignation " + ev.action + " (" + ["", "single", "gammon", "backgammon"][ev.level] + ")";
     if (t === "game_end") return who(ev.winner) + " wins " + ev.points + " point" + (ev.points === 1 ? "" : "s") + " (" + ev.kind + "), score " + (ev.score || []).join("-") + (ev.match_over ? ", match over" : "");
+    if (t === "turn" && ev.waiting_for === "game_over") return "Game over";
     if (t === "turn") return (ev.player === 0 || ev.player === 1 ? who(ev.player) + ": " : "") + "waiting for " + String(ev.waiting_for).replace("_", " ");
     if (t === "override") return "Override " + ev.action + " by " + ev.by + (ev.detail ? " " + JSON.stringify(ev.detail) : "");
     if (t === "source") return "Camera " + ev.status + (ev.detail ? ": " + ev.detail : "");
     if (t === "link") return "LED board " + ev.state + (ev.detail ? ": " + ev.detail : "");
     if (t === "observation") return "Board seen";
+    if (t === "board") return "Board " + ev.status + (ev.detail ? ": " + ev.detail : "");
+    if (t === "button") return "LED board button " + ev.button + (ev.action === "long_press" ? " (long press)" : "");
     if (t === "leds") return "LED frame acknowledged in " + Number(ev.acked_ms || 0).toFixed(1) + " ms";
     return t;
   }
@@ -65,13 +68,46 @@
     while (logList.children.length > MAX_LOG) logList.removeChild(logList.lastChild);
   }
 
+  // Bring the live DOM in line with new markup, touching only what changed, so
+  // the browser repaints a die or a point rather than the whole board.
+  function syncAttributes(oldEl, newEl) {
+    var i, a;
+    for (i = oldEl.attributes.length - 1; i >= 0; i--) {
+      a = oldEl.attributes[i];
+      if (!newEl.hasAttribute(a.name)) oldEl.removeAttribute(a.name);
+    }
+    for (i = 0; i < newEl.attributes.length; i++) {
+      a = newEl.attributes[i];
+      if (oldEl.getAttribute(a.name) !== a.value) oldEl.setAttribute(a.name, a.value);
+    }
+  }
+  function morph(oldNode, newNode) {
+    if (oldNode.isEqualNode(newNode)) return;
+    if (oldNode.nodeType !== newNode.nodeType || oldNode.nodeName !== newNode.nodeName) {
+      oldNode.replaceWith(newNode);
+      return;
+    }
+    if (oldNode.nodeType !== 1) { oldNode.nodeValue = newNode.nodeValue; return; }
+    syncAttributes(oldNode, newNode);
+    var oldKids = oldNode.childNodes, newKids = Array.prototype.slice.call(newNode.childNodes);
+    if (oldKids.length !== newKids.length) { oldNode.replaceChildren.apply(oldNode, newKids); return; }
+    for (var i = 0; i < newKids.length; i++) morph(oldKids[i], newKids[i]);
+  }
+  function update(container, html) {
+    var fresh = document.createElement(container.tagName);
+    fresh.innerHTML = html;
+    var oldKids = container.childNodes, newKids = Array.prototype.slice.call(fresh.childNodes);
+    if (oldKids.length !== newKids.length) { container.replaceChildren.apply(container, newKids); return; }
+    for (var i = 0; i < newKids.length; i++) morph(oldKids[i], newKids[i]);
+  }
+
   var shownEventId = -1;
   function apply(data) {
     // Views can cross (a pushed one and a fetched one): never go back in time.
     if (data.event_id < shownEventId) return;
     shownEventId = data.event_id;
-    live.innerHTML = data.live;
-    scoresheet.innerHTML = data.scoresheet;
+    update(live, data.live);
+    update(scoresheet, data.scoresheet);
     live.dataset.mode = data.mode;
     live.dataset.eventId = String(data.event_id);
     live.dataset.renderedMs = String(nowMs());
@@ -134,6 +170,7 @@
     if (kind === "refuse") return { accept: false };
     if (kind === "dice") return { dice: [parseInt(f.d1.value, 10), parseInt(f.d2.value, 10)] };
     if (kind === "position") return { position_id: f.position_id.value.trim() };
+    if (kind === "cube") return { action: f.action.value, player: parseInt(f.player.value, 10) };
     return {};
   }
 
@@ -168,6 +205,9 @@
     lengthInput.addEventListener("input", sync);
     sync();
   }
+
+  var logAll = document.getElementById("log-all");
+  logAll.addEventListener("change", function () { logList.classList.toggle("quiet", !logAll.checked); });
 
   var cameraButton = document.getElementById("camera-toggle");
   var camera = document.getElementById("camera");
