@@ -362,6 +362,7 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
 
     # Colours: one colour per point; two clusters over the points; outliers rejected.
     labelled, model = classify_colours(checkers + bar_checkers, colours, settings)
+    labelled = _at_most_fifteen(labelled)
     counts = [0] * 24
     point_colours: list[Optional[str]] = [None] * 24
     bar = {"light": 0, "dark": 0}
@@ -621,6 +622,27 @@ def _tall_stack(gx: np.ndarray, gy: np.ndarray, cols: _Columns, i: int, rx: floa
         return []
     step = span / max(1, n - 1)
     return [0.5 * dh + k * step for k in range(n)]
+
+
+def _at_most_fifteen(checkers: list[Checker]) -> list[Checker]:
+    """A side has 15 checkers: while more of a colour were found, the weakest removable
+    one goes (the top checker of a stack, or one on the bar), by its evidence score."""
+    out = list(checkers)
+    for colour in ("light", "dark"):
+        while sum(1 for c in out if c.colour == colour) > 15:
+            tops: dict[int, int] = {}
+            candidates = []
+            for idx, c in enumerate(out):
+                if c.colour != colour:
+                    continue
+                if c.place == 0:
+                    candidates.append(idx)
+                else:
+                    tops[c.place] = idx  # stack order: the last one seen is the top
+            candidates += list(tops.values())
+            weakest = min(candidates, key=lambda j: out[j].score)
+            out[weakest] = dataclasses.replace(out[weakest], colour=None)
+    return out
 
 
 def _stack_count(e: np.ndarray, settings: CheckerSettings) -> int:
