@@ -362,19 +362,7 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
 
     # Colours: one colour per point; two clusters over the points; outliers rejected.
     labelled, model = classify_colours(checkers + bar_checkers, colours, settings)
-    labelled = _at_most_fifteen(labelled)
-    counts = [0] * 24
-    point_colours: list[Optional[str]] = [None] * 24
-    bar = {"light": 0, "dark": 0}
-    for c in labelled:
-        if c.colour is None:
-            continue
-        if c.place == 0:
-            bar[c.colour] += 1
-        else:
-            counts[c.place - 1] += 1
-            point_colours[c.place - 1] = c.colour
-    labelled = [c for c in labelled if c.colour is not None]
+    counts, point_colours, bar = _tally(labelled)
     t6 = time.perf_counter()
     timings["colours"] = (t6 - t5) * 1e3
 
@@ -387,6 +375,10 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
         mask, unreadable = find_occluders(ev["strips"], ev["templates"], classes, counts, dh, model,
                                           settings, cols.centres, cols.dirs, (h, w))
         occluded = bool(mask is not None and mask.any())
+    # A side has 15 checkers: an excess on the readable points and the bar is a misread.
+    labelled = _at_most_fifteen(labelled, set(unreadable))
+    counts, point_colours, bar = _tally(labelled)
+    labelled = [c for c in labelled if c.colour is not None]
     timings["occlusion"] = (time.perf_counter() - t6) * 1e3
 
     return CheckerReading(
@@ -624,16 +616,34 @@ def _tall_stack(gx: np.ndarray, gy: np.ndarray, cols: _Columns, i: int, rx: floa
     return [0.5 * dh + k * step for k in range(n)]
 
 
-def _at_most_fifteen(checkers: list[Checker]) -> list[Checker]:
-    """A side has 15 checkers: while more of a colour were found, the weakest removable
-    one goes (the top checker of a stack, or one on the bar), by its evidence score."""
+def _tally(checkers: Sequence[Checker]) -> tuple[list[int], list[Optional[str]], dict[str, int]]:
+    """Counts and colours per point, and the bar, from labelled checkers (``None`` colour skipped)."""
+    counts = [0] * 24
+    colours: list[Optional[str]] = [None] * 24
+    bar = {"light": 0, "dark": 0}
+    for c in checkers:
+        if c.colour is None:
+            continue
+        if c.place == 0:
+            bar[c.colour] += 1
+        else:
+            counts[c.place - 1] += 1
+            colours[c.place - 1] = c.colour
+    return counts, colours, bar
+
+
+def _at_most_fifteen(checkers: list[Checker], unreadable: set[int] = frozenset()) -> list[Checker]:  # type: ignore[assignment]
+    """A side has 15 checkers: while more of a colour were found on the readable points
+    and the bar, the weakest removable one goes (the top checker of a stack, or one on
+    the bar), by its evidence score. Unreadable points (a hand may be counted as
+    checkers there) are left out of the count and never trimmed."""
     out = list(checkers)
     for colour in ("light", "dark"):
-        while sum(1 for c in out if c.colour == colour) > 15:
+        while sum(1 for c in out if c.colour == colour and c.place not in unreadable) > 15:
             tops: dict[int, int] = {}
             candidates = []
             for idx, c in enumerate(out):
-                if c.colour != colour:
+                if c.colour != colour or c.place in unreadable:
                     continue
                 if c.place == 0:
                     candidates.append(idx)
