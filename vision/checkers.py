@@ -3,9 +3,10 @@
 Works on the canonical top-down field (:mod:`vision.registration`), at a reduced
 working scale (``CheckerSettings.work_scale``) for speed. Stage by stage:
 
-1. **Columns.** The two halves' outer edges are the field's edges; their inner
-   edges (where the bar gap starts) are fitted from the points' narrow tips
-   (:func:`fit_halves`), so wide and narrow bars need no setting. For a fixed
+1. **Columns.** Each row's two halves of six points are fitted to the points'
+   narrow tips (:func:`fit_halves`): the bar gap, and the outer edges within a few
+   per cent of the field's edges, so wide and narrow bars and slightly-off corners
+   need no setting. For a fixed
    camera this is done once per registration.
 2. **Slots.** Checkers stand in a line from a point's base, about one point wide;
    slot k is the k-th checker place (k = 0 at the base, up to the board's middle).
@@ -152,7 +153,8 @@ class CheckerReading:
     ``bar``: ``{"light": n, "dark": n}``; ``checkers``: every :class:`Checker` found;
     ``unreadable``: points an occluder covers; ``occluded``: any occluder on the field;
     ``occluder_mask``: (h, w) bool at the working scale; ``colours``: the colours used;
-    ``halves``: the inner half edges as fractions of the field's width and ``diameter``
+    ``halves``: where each row's halves lie (8 fractions of the field's width, see
+    :func:`fit_halves`) and ``diameter``
     the checker size used (a point's width); pass them back as ``halves=`` and
     ``diameter=`` for later frames of a fixed camera; ``timings_ms``: per stage.
     """
@@ -165,7 +167,7 @@ class CheckerReading:
     occluded: bool
     occluder_mask: Optional[np.ndarray]
     colour_model: Optional[CheckerColours]
-    halves: tuple[float, float]
+    halves: tuple[float, ...]
     diameter: float
     timings_ms: dict[str, float]
 
@@ -184,40 +186,54 @@ def _lab(field_bgr: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(cv2.GaussianBlur(field_bgr, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
 
 
-def fit_halves(lab: np.ndarray, lo_frac: float = 0.40) -> tuple[float, float]:
-    """Fit the inner edges of the two halves (where the bar gap starts and ends).
+def fit_halves(lab: np.ndarray, lo_frac: float = 0.40, edge_slack: float = 0.015) -> tuple[float, ...]:
+    """Fit where each row's two halves of six points lie.
 
     ``lab``: (h, w, 3) float32 Lab field at any scale. The points' narrow tips stand
-    out from the field's colour; the six point centres of each half are fitted to
-    that profile. Returns ``(left_half_end, right_half_start)`` as fractions of the
-    field's width.
+    out from the field's colour; per row (the band 20-36% of the way in from its
+    edge), the six point centres of each half are fitted to that profile, with the
+    half's outer edge free within ``edge_slack`` of the field's edge (corners are
+    rarely exact) and its inner edge (the bar gap) between ``lo_frac`` and the middle.
+    Returns 8 fractions of the field's width: top row (left start, left end, right
+    start, right end), then the bottom row.
     """
     h, w = lab.shape[:2]
     field_colour = np.median(lab[int(0.45 * h):int(0.55 * h), ::2].reshape(-1, 3), axis=0)
-    band = np.concatenate([lab[int(0.2 * h):int(0.36 * h)], lab[int(0.64 * h):int(0.8 * h)]], axis=0)
-    prof = np.linalg.norm(band - field_colour, axis=-1).mean(axis=0)
     xs = np.arange(w, dtype=np.float64)
-    ks = np.arange(6) + 0.5
-    lo = np.arange(lo_frac * w, 0.5 * w, 0.25)
-    sl = [np.interp(ks * b / 6, xs, prof).sum() for b in lo]
-    hi = np.arange(0.5 * w, (1 - lo_frac) * w, 0.25)
-    sr = [np.interp(b + ks * (w - b) / 6, xs, prof).sum() for b in hi]
-    return float(lo[int(np.argmax(sl))] / w), float(hi[int(np.argmax(sr))] / w)
+    ks = (np.arange(6) + 0.5) / 6.0
+    step = 0.5
+    outer = np.arange(-edge_slack * w, edge_slack * w + 1e-9, step)
+    inner = np.arange(lo_frac * w, 0.5 * w, step)
+    out: list[float] = []
+    for y0, y1 in ((0.2, 0.36), (0.64, 0.8)):
+        band = lab[int(y0 * h):int(y1 * h)]
+        prof = np.linalg.norm(band - field_colour, axis=-1).mean(axis=0)
+        # Left half: starts at a (near 0), ends at b (the bar gap).
+        a, b = np.meshgrid(outer, inner, indexing="ij")
+        score = np.interp(a[..., None] + (b - a)[..., None] * ks, xs, prof).sum(axis=-1)
+        ia, ib = np.unravel_index(int(np.argmax(score)), score.shape)
+        # Right half: starts at c (the bar gap), ends at d (near w).
+        c, d = np.meshgrid(w - inner, w - outer, indexing="ij")
+        score = np.interp(c[..., None] + (d - c)[..., None] * ks, xs, prof).sum(axis=-1)
+        ic, id_ = np.unravel_index(int(np.argmax(score)), score.shape)
+        out += [float(outer[ia] / w), float(inner[ib] / w), float((w - inner[ic]) / w), float((w - outer[id_]) / w)]
+    return tuple(out)
 
 
-def _columns(w: int, h: int, left_end: float, right_start: float) -> _Columns:
-    b0, b1 = left_end * w, right_start * w
+def _columns(w: int, h: int, halves: Sequence[float]) -> _Columns:
     centres, widths, bases, dirs = [], [], [], []
     for p in range(1, 25):
         if p <= 12:
             col, base, d = 12 - p, float(h - 1), -1
+            a, b0, b1, e = (v * w for v in halves[4:8])
         else:
             col, base, d = p - 13, 0.0, 1
+            a, b0, b1, e = (v * w for v in halves[0:4])
         if col < 6:
-            pw = b0 / 6
-            x0 = col * pw
+            pw = (b0 - a) / 6
+            x0 = a + col * pw
         else:
-            pw = (w - b1) / 6
+            pw = (e - b1) / 6
             x0 = b1 + (col - 6) * pw
         centres.append(x0 + pw / 2)
         widths.append(pw)
@@ -281,7 +297,7 @@ def _arc_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, 
 
 def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings = CheckerSettings(),
                   colours: Optional[CheckerColours] = None, occlusion: bool = True,
-                  halves: Optional[tuple[float, float]] = None, diameter: Optional[float] = None) -> CheckerReading:
+                  halves: Optional[Sequence[float]] = None, diameter: Optional[float] = None) -> CheckerReading:
     """Read every point and the bar from a warped field.
 
     ``field_bgr``: (h, w, 3) uint8 BGR canonical field at ``settings.work_scale``
@@ -303,13 +319,15 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
     timings["features"] = (t1 - t0) * 1e3
 
     if halves is not None:
-        left_end, right_start = halves
+        fitted = tuple(halves)
     elif settings.fit_halves:
-        left_end, right_start = fit_halves(lab)
+        fitted = fit_halves(lab)
     else:
         bw = field.geometry.bar_width
-        left_end, right_start = 0.5 * (1 - bw), 0.5 * (1 + bw)
-    cols = _columns(w, h, left_end, right_start)
+        fitted = (0.0, 0.5 * (1 - bw), 0.5 * (1 + bw), 1.0) * 2
+    cols = _columns(w, h, fitted)
+    left_end = 0.5 * (fitted[1] + fitted[5])
+    right_start = 0.5 * (fitted[2] + fitted[6])
     pw = float(np.median(cols.widths))
     t2 = time.perf_counter()
     timings["geometry"] = (t2 - t1) * 1e3
@@ -390,7 +408,7 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
         occluded=occluded,
         occluder_mask=mask,
         colour_model=model,
-        halves=(left_end, right_start),
+        halves=fitted,
         diameter=used_diameter,
         timings_ms=timings,
     )

@@ -97,7 +97,7 @@ class BoardReader:
     aruco: Optional[dict] = None
     orientation: str = "bottom-right"
     infer_off: bool = True
-    _geometry: Optional[tuple[Field, tuple[float, float], float]] = dataclasses.field(default=None, repr=False)
+    _geometry: Optional[tuple[Field, tuple[float, ...], float]] = dataclasses.field(default=None, repr=False)
 
     @classmethod
     def from_corners(cls, corners: np.ndarray, image_size: tuple[int, int], **kwargs) -> "BoardReader":
