@@ -211,3 +211,11 @@ def test_borne_off_checkers_are_inferred_in_the_bear_off():
     assert _pairs(obs) == _pairs(r.truth)
     assert obs["off"] == {"light": 6, "dark": 0}
     assert obs["off_visible"] is False
+
+
+def test_large_photos_read_like_small_ones():
+    """A 4K-class photo (the field five times the working size) reads the same."""
+    r = render_board(BoardState.starting(), "walnut", CameraPose.looking_down(image_size=(3840, 2160),
+                                                                              aspect=STYLES["walnut"].geometry.aspect),
+                     Lighting(blur=2.0, noise=3))
+    assert _pairs(_read(r)) == _pairs(r.truth)

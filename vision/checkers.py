@@ -770,6 +770,10 @@ def classify_colours(checkers: Sequence[Checker], colours: Optional[CheckerColou
     return out, model
 
 
+#: Most the perspective warp itself may shrink a frame (beyond, it is shrunk first).
+MAX_WARP_SHRINK = 2.5
+
+
 def warp_for_reading(image_bgr: np.ndarray, field: Field, settings: CheckerSettings = CheckerSettings(),
                      maps: Optional[tuple[np.ndarray, np.ndarray]] = None) -> np.ndarray:
     """Warp a frame straight to the reader's working scale.
@@ -783,8 +787,19 @@ def warp_for_reading(image_bgr: np.ndarray, field: Field, settings: CheckerSetti
     size = (int(round(field.size[0] * s)), int(round(field.size[1] * s)))
     if field.camera is None and maps is None:
         hs = np.diag([s, s, 1.0]) @ field.homography
-        return cv2.warpPerspective(image_bgr, hs, size, flags=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR,
-                                   borderMode=cv2.BORDER_REPLICATE)
+        # A warp samples without averaging: from a much larger picture, shrink it first
+        # (area averaging) so that no more than ``MAX_WARP_SHRINK`` is left to the warp.
+        corners = np.asarray(field.corners, np.float64)
+        span = max(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[2] - corners[3]))
+        shrink = span / size[0]
+        if shrink > MAX_WARP_SHRINK:
+            f = MAX_WARP_SHRINK / shrink
+            small = cv2.resize(image_bgr, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+            fx = small.shape[1] / image_bgr.shape[1]
+            fy = small.shape[0] / image_bgr.shape[0]
+            hs = hs @ np.diag([1.0 / fx, 1.0 / fy, 1.0])
+            image_bgr = small
+        return cv2.warpPerspective(image_bgr, hs, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     from vision.registration import warp_field
 
     full = warp_field(image_bgr, field, maps)
