@@ -73,7 +73,12 @@ def test_corner_outside_the_image_is_accepted(repo_root, tmp_path):
     corners = ",".join(f"{v:.1f}" for v in c.ravel())
     proc = run(repo_root, "read", str(path), f"--corners={corners}", "--json")
     assert proc.returncode == 0, proc.stderr
-    assert len(json.loads(proc.stdout)["points"]) == 24
+    first = json.loads(proc.stdout)
+    assert len(first["points"]) == 24
+    # The same with a space after --corners (the value starts with a minus sign).
+    proc = run(repo_root, "read", str(path), "--corners", corners, "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["points"] == first["points"]
 
 
 def test_read_finds_the_board_itself(repo_root, opening):
