@@ -725,30 +725,41 @@ def classify_colours(checkers: Sequence[Checker], colours: Optional[CheckerColou
     def centres_from(model: CheckerColours) -> np.ndarray:
         return _weighted(np.array([model.light, model.dark], np.float32), settings)
 
-    model = colours
-    if model is None:
-        if len(keys) >= 2:
-            # Two medoids under a truncated loss: a stray detection (a die, a shadow)
-            # costs at most ``colour_reject`` and cannot drag a centre towards it.
-            dmat = np.linalg.norm(wf[:, None, :] - wf[None, :, :], axis=2)
-            capped = np.minimum(dmat, settings.colour_reject)
-            best, pair = np.inf, (0, 0)
-            for a in range(len(keys)):
-                for b in range(a + 1, len(keys)):
-                    cost = float((weights * np.minimum(capped[a], capped[b])).sum())
-                    if cost < best:
-                        best, pair = cost, (a, b)
-            a, b = pair
-            if dmat[a, b] >= settings.colour_split:
-                lab_c = []
-                for j in (a, b):
-                    other = b if j == a else a
-                    sel = (dmat[j] <= dmat[other]) & (dmat[j] <= settings.colour_reject)
-                    lab_c.append(np.median(np.repeat(feats[sel], weights[sel].astype(int), axis=0), axis=0))
+    model = None
+    if len(keys) >= 2:
+        # Two medoids under a truncated loss: a stray detection (a die, a shadow)
+        # costs at most ``colour_reject`` and cannot drag a centre towards it.
+        dmat = np.linalg.norm(wf[:, None, :] - wf[None, :, :], axis=2)
+        capped = np.minimum(dmat, settings.colour_reject)
+        best, pair = np.inf, (0, 0)
+        for a in range(len(keys)):
+            for b in range(a + 1, len(keys)):
+                cost = float((weights * np.minimum(capped[a], capped[b])).sum())
+                if cost < best:
+                    best, pair = cost, (a, b)
+        a, b = pair
+        if dmat[a, b] >= settings.colour_split:
+            lab_c = []
+            for j in (a, b):
+                other = b if j == a else a
+                sel = (dmat[j] <= dmat[other]) & (dmat[j] <= settings.colour_reject)
+                lab_c.append(np.median(np.repeat(feats[sel], weights[sel].astype(int), axis=0), axis=0))
+            if colours is not None:
+                # Learned colours name the two clusters (the light set may be the darker
+                # one in this frame's light); the clusters follow this frame's lighting.
+                learned = centres_from(colours)
+                got = _weighted(np.array(lab_c, np.float32), settings)
+                straight = np.linalg.norm(got[0] - learned[0]) + np.linalg.norm(got[1] - learned[1])
+                swapped = np.linalg.norm(got[0] - learned[1]) + np.linalg.norm(got[1] - learned[0])
+                light_j = 0 if straight <= swapped else 1
+            else:
                 light_j = int(np.argmax([lab_c[0][0], lab_c[1][0]]))
-                model = CheckerColours(tuple(float(v) for v in lab_c[light_j]),  # type: ignore[arg-type]
-                                       tuple(float(v) for v in lab_c[1 - light_j]))
-        if model is None:
+            model = CheckerColours(tuple(float(v) for v in lab_c[light_j]),  # type: ignore[arg-type]
+                                   tuple(float(v) for v in lab_c[1 - light_j]))
+    if model is None:
+        if colours is not None:
+            model = colours  # one set in view: the learned colours decide
+        else:
             name = "light" if float(np.average(feats[:, 0], weights=weights)) >= 128 else "dark"
             return [dataclasses.replace(c, colour=name) for c in checkers], None
     cen = centres_from(model)
