@@ -1,13 +1,16 @@
 """Automatic board detection: where is the playing field in a photo?
 
-Candidates are quadrilaterals from OpenCV's contour tools (Canny edges and colour
-thresholds at a few settings, ``findContours`` + ``approxPolyDP`` / ``minAreaRect``),
-plus pairs of side-by-side quadrilaterals joined across the bar (boards whose two
-halves stand apart). Each candidate, in both of its possible row directions, is
-warped to a small canonical field and scored by the board's signature: in the band
-where the points are narrow, each of the 24 point columns shows its point's colour
-in its middle and the field's colour at its edges, and the colours alternate
-between neighbouring points. The best candidate above ``MIN_SCORE`` wins.
+Candidates are quadrilaterals from OpenCV's contour tools (Canny edges and Otsu
+colour thresholds, ``findContours`` + ``approxPolyDP`` / ``minAreaRect``), pairs of
+side-by-side quadrilaterals joined across the bar (boards whose two halves stand
+apart), and quadrilaterals bounded by long near-horizontal and near-vertical lines
+(``HoughLinesP``: a field edged by a groove need not close a contour). Each
+candidate, in both of its possible row directions, is warped to a small canonical
+field and scored by the board's signature (:func:`board_score`): in the band where
+the points are narrow each of the 24 point columns shows its point's colour in its
+middle and the field's colour at its edges, neighbouring points alternate, and the
+bar is one colour along its length. The best candidate above ``MIN_SCORE`` wins
+(photos without a board score below 0.2; boards 0.5-1).
 """
 
 from __future__ import annotations
