@@ -62,7 +62,8 @@ class CheckerSettings:
 
     work_scale: float = 0.5
     checker_diameter: float = 0.98
-    edge_min: float = 8.0
+    edge_min: float = 6.0
+    tall_edge_min: float = 8.0
     colour_split: float = 25.0
     occluder_min_area: float = 1.5
     occluder_fraction: float = 0.12
@@ -343,7 +344,7 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
         ry = rx * (field.size[1] / field.size[0]) * field.geometry.aspect
         dh = 2 * ry
         far, vk = _slot_arcs(gx, gy, cols, rx, ry, dh, h, settings)
-        support = float(np.minimum(far / settings.edge_min, 3.0).sum())
+        support = float(np.minimum(far / settings.tall_edge_min, 3.0).sum())
         if best is None or support > best[0] * (1.0 + 1e-6):
             best = (support, size, rx, ry, dh, far, vk)
     _, used_diameter, rx, ry, dh, far, vk = best
@@ -607,7 +608,7 @@ def _tall_stack(gx: np.ndarray, gy: np.ndarray, cols: _Columns, i: int, rx: floa
     d = np.full(hh, cols.dirs[i])
     found = []
     for angles in (np.arange(200, 341, 10), np.arange(20, 161, 10)):
-        score = _arc_scores(gx, gy, cx, cy, rx, ry, d, angles) / settings.edge_min
+        score = _arc_scores(gx, gy, cx, cy, rx, ry, d, angles) / settings.tall_edge_min
         order = np.argsort(-score)
         peaks: list[int] = []
         for j in order:
