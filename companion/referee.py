@@ -254,9 +254,15 @@ class Referee:
             "last_verdict": self.w.last_verdict,
             "illegal_board": None if self.w.illegal_board is None else list(self.w.illegal_board),
             "settings": self.settings.to_dict(),
+            "mode": self.settings.mode,
+            "games": [dict(g.to_dict(), score=list(g.score_after)) for g in m.games],
+            "resignation": ({"player": m.resigner, "level": m.resigned}
+                            if self.w.phase == Phase.RESIGNATION else None),
         }
         if self.settings.mode == "teaching":
             out["pip_count"] = list(pos.pip_count())
+            if self.w.phase in (Phase.PLAY, Phase.CORRECTION) and m.dice:
+                out["legal_plays"] = [p.notation() for p in self._plays(view, m.dice)]
         return out
 
     # --------------------------------------------------------------- input

@@ -385,3 +385,22 @@ def test_who_plays_which_colour_is_found_from_the_board():
         t.show()
         assert t.referee.layout.colours == colours
         assert [e["verdict"] for e in t.judged("verdict")] == ["legal"]
+
+
+def test_the_state_for_the_dashboard():
+    t = Table(match_length=3, mode="teaching")
+    opening(t, 3, 1)
+    st = t.session.state()
+    assert st["waiting_for"] == "play" and st["dice"] == [3, 1] and st["on_roll"] == 0
+    assert "8/5 6/5" in st["legal_plays"] and st["pip_count"] == [167, 167]
+    assert st["table_position"] == list(START_SIGNED) and st["position_id"] == "4HPwATDgc/ABMA"
+    t.hand()
+    t.show(board=play_board(0, [(8, 5), (6, 5)], t.board))
+    t.session.resign(0, 1)
+    assert t.session.state()["resignation"] == {"player": 0, "level": 1}
+    t.session.answer_resignation(True)
+    st = t.session.state()
+    assert st["games"][0]["winner"] == 1 and st["games"][0]["score"] == [0, 1] and st["resignation"] is None
+    tournament = Table(match_length=3)
+    opening(tournament, 3, 1)
+    assert "legal_plays" not in tournament.session.state() and "pip_count" not in tournament.session.state()
