@@ -41,6 +41,15 @@ def signed_in(client) -> str:
     return match.group(1)
 
 
+def next_message(stream) -> str:
+    """The next SSE message from a streamed response, skipping keep-alive comments."""
+    for chunk in stream:
+        text = chunk.decode() if isinstance(chunk, bytes) else chunk
+        if not text.startswith(":"):
+            return text
+    raise AssertionError("the stream ended")
+
+
 def test_create_app_needs_a_session():
     with pytest.raises(ValueError, match="session"):
         create_app()
@@ -295,7 +304,7 @@ def test_events_stream_carries_bus_events_as_json(client, stub, app):
     stream = response.response
     assert next(stream) == b"retry: 1000\n\n"
     stub.roll(1, (6, 6))
-    chunk = next(stream).decode()
+    chunk = next_message(stream)
     assert chunk.startswith("id: ")
     data_line = [line for line in chunk.splitlines() if line.startswith("data: ")][0]
     event = json.loads(data_line[len("data: "):])
@@ -312,7 +321,7 @@ def test_events_catch_up_from_last_event_id(client, stub):
     response = client.get("/events", headers={"Last-Event-ID": "1"}, buffered=False)
     stream = response.response
     next(stream)  # retry hint
-    first, second = next(stream).decode(), next(stream).decode()
+    first, second = next_message(stream), next_message(stream)
     assert first.startswith("id: 2\n") and '"dice":[3,4]' in first
     assert second.startswith("id: 3\n") and '"dice":[5,6]' in second
 
@@ -401,9 +410,9 @@ def test_pages_get_rendered_views_on_the_event_stream(client, stub, app):
     stream = response.response
     assert next(stream) == b"retry: 1000\n\n"
     stub.roll(1, (4, 4))
-    first = next(stream).decode()
+    first = next_message(stream)
     assert first.startswith("id: ") and '"type":"roll"' in first
-    view = next(stream).decode()
+    view = next_message(stream)
     assert view.startswith("event: view\ndata: ")
     payload = json.loads(view[len("event: view\ndata: "):])
     assert payload["event_id"] == int(first.split("\n")[0][4:])
@@ -413,8 +422,8 @@ def test_pages_get_rendered_views_on_the_event_stream(client, stub, app):
     plain = client.get("/events", buffered=False).response
     next(plain)
     stub.roll(0, (2, 1))
-    assert '"type":"roll"' in next(plain).decode()
-    assert next(plain) == b": keep-alive\n\n"
+    assert '"type":"roll"' in next_message(plain)
+    assert next(plain) == b": keep-alive\n\n"  # no view messages on the plain stream
 
 
 def test_camera_lost_is_said_on_the_page_and_board_status_shown(client, stub):
@@ -442,3 +451,33 @@ def test_illegal_board_is_drawn_while_waiting_for_the_correction(client, stub):
     assert "The board as it lies now (not legal)" in live
     assert 'id="point-4" class="point illegal" data-point="4" data-count="4"' in live
     assert "Point 4: 4 Alice checkers" in live
+
+
+def test_cube_and_accept_board_actions(client, stub):
+    assert client.post("/api/cube", json={"action": "double", "player": 0}).status_code == 401
+    assert client.post("/api/cube", json={"action": "redouble", "player": 0}, headers=AUTH).status_code == 400
+    assert client.post("/api/cube", json={"action": "double", "player": 5}, headers=AUTH).status_code == 400
+    response = client.post("/api/cube", json={"action": "double", "player": 1}, headers=AUTH)
+    assert response.status_code == 200
+    assert stub.calls[-1] == ("double", (1, "dashboard"))
+    assert "double offered" in client.get("/fragment/live").get_json()["live"]
+    # The stub has no take(): the dashboard says so instead of failing.
+    response = client.post("/api/cube", json={"action": "take", "player": 0}, headers=AUTH)
+    assert response.status_code == 501
+    assert "cannot take" in response.get_json()["error"]
+    response = client.post("/api/override/accept", json={}, headers=AUTH)
+    assert response.status_code == 409
+    assert stub.calls[-1] == ("confirm", "dashboard")
+
+
+def test_a_failing_session_gets_a_json_500_not_a_traceback(stub):
+    def broken() -> str:
+        raise AttributeError("module has no attribute 'write_mat'")
+
+    stub.match_record = broken
+    app = create_app({"ACCESS_TOKEN": TOKEN}, session=stub)
+    response = app.test_client().get("/match.mat")
+    assert response.status_code == 500
+    assert response.get_json() == {"error": "the companion failed on this request (see its log)"}
+    assert b"Traceback" not in response.data
+    app.extensions["companion"].shutdown()

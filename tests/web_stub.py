@@ -16,6 +16,7 @@ from typing import Any, Optional
 from companion.bus import EventBus
 from companion.events import (
     CockedDiceEvent,
+    CubeEvent,
     GameEndEvent,
     OverrideEvent,
     ResignationEvent,
@@ -119,6 +120,19 @@ class StubSession:
 
     def latest_frame_jpeg(self) -> Optional[bytes]:
         return self.frame
+
+    # -- optional actions of the real session --
+    def double(self, player: int, by: str) -> None:
+        self.calls.append(("double", (player, by)))
+        if self._state["cube"]["owner"] not in (None, player):
+            raise ValueError("only the cube's owner may redouble")
+        with self._lock:
+            self._state["cube"] = {"value": self._state["cube"]["value"], "owner": None, "offered": True}
+        self.bus.publish(CubeEvent(action="double", player=player, value=2))
+
+    def confirm(self, by: str) -> None:
+        self.calls.append(("confirm", by))
+        raise ValueError("no illegal play waits for a correction")
 
     # -- scripting helpers for tests --
     def set_mode(self, mode: str) -> None:

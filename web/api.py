@@ -8,7 +8,13 @@ JSON body, answered ``{"ok": true, "state": {...}}`` or ``{"error": "..."}``):
 - ``/api/resignation``: ``{"accept": true|false}``;
 - ``/api/override/dice``: ``{"dice": [d1, d2]}``;
 - ``/api/override/position``: ``{"position_id": "4HPwATDgc/ABMA"}``;
-- ``/api/override/undo``: ``{}``.
+- ``/api/override/undo``: ``{}``;
+- ``/api/override/accept``: ``{}``, accept the board as it stands while the
+  referee waits for a correction (the opponent's option);
+- ``/api/cube``: ``{"action": "double"|"take"|"drop", "player": 0|1}``.
+
+The last two use the session's optional ``confirm``/``double``/``take``/``drop``
+(501 when the session has none).
 
 Bad input gets 400 with one sentence; a refusal by the session (its
 ``ValueError``) gets 409 with the session's sentence.
@@ -159,3 +165,46 @@ def undo() -> Any:
         dashboard().session.undo(by=BY)
 
     return _act(action)
+
+
+def _optional(name: str) -> Any:
+    method = getattr(dashboard().session, name, None)
+    if method is None:
+        raise NotSupported(f"this session cannot {name.replace('_', ' ')} from the dashboard")
+    return method
+
+
+class NotSupported(Exception):
+    """The session does not offer this optional action."""
+
+
+@bp.post("/override/accept")
+@require_token
+def accept_board() -> Any:
+    """Accept the board as it stands while the referee waits for a correction."""
+
+    def action(_body: dict[str, Any]) -> None:
+        _optional("confirm")(by=BY)
+
+    try:
+        return _act(action)
+    except NotSupported as exc:
+        return _error(501, str(exc))
+
+
+@bp.post("/cube")
+@require_token
+def cube() -> Any:
+    """A cube action: ``{"action": "double"|"take"|"drop", "player": 0|1}``."""
+
+    def action(body: dict[str, Any]) -> None:
+        name = body.get("action")
+        if name not in ("double", "take", "drop"):
+            raise BadRequest("action must be double, take or drop")
+        player = _player(body)
+        _optional(name)(player, by=BY)
+
+    try:
+        return _act(action)
+    except NotSupported as exc:
+        return _error(501, str(exc))

@@ -109,6 +109,12 @@ def create_app(test_config: Optional[Mapping[str, Any]] = None, session: Any = N
         response.status_code = 405
         return response
 
+    @app.errorhandler(500)
+    def internal(_exc: Exception) -> Any:
+        response = jsonify({"error": "the companion failed on this request (see its log)"})
+        response.status_code = 500
+        return response
+
     @app.errorhandler(413)
     def too_large(_exc: Exception) -> Any:
         response = jsonify({"error": "request body too large"})

@@ -169,7 +169,12 @@ def match_record() -> Any:
     """The match so far as a Jellyfish ``.mat`` download (``match-YYYYMMDD-HHMM.mat``)."""
     if not may_view():
         return _refused()
-    text = dashboard().session.match_record()
+    try:
+        text = dashboard().session.match_record()
+    except ValueError as exc:
+        response = jsonify({"error": f"no match record: {exc}"})
+        response.status_code = 409
+        return response
     name = time.strftime("match-%Y%m%d-%H%M.mat")
     response = Response(text, mimetype="text/plain; charset=utf-8")
     response.headers["Content-Disposition"] = f'attachment; filename="{name}"'

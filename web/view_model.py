@@ -208,6 +208,21 @@ def build_view(state: Mapping[str, Any], tracker: Optional[Tracker]) -> dict[str
             board_caption = "The board as it lies now (not legal)"
         except BoardDataError:
             pass
+    if alert is None and state.get("waiting_for") == "game_over" and tracker is not None and tracker.games:
+        game = tracker.games[-1]
+        winner = game.get("winner")
+        points = game.get("points", 1)
+        alert = {
+            "kind": "game_over",
+            "title": "Match over" if game.get("match_over") else "Game over",
+            "subtitle": f"{names[winner] if winner in (0, 1) else '?'} wins {points} point{'s' if points != 1 else ''}"
+            f" ({game.get('kind', 'single')}); score {score[0]}-{score[1]}",
+            "lines": [],
+            "closest_legal": None,
+            "instruction": "",
+            "illegal_points": [],
+            "hint_points": [],
+        }
     pip_counts = list(board.pip_counts())
     waiting_for = state.get("waiting_for")
     board_lines = board.describe(names)
@@ -245,7 +260,7 @@ def build_view(state: Mapping[str, Any], tracker: Optional[Tracker]) -> dict[str
         "crawford": bool(state.get("crawford", False)),
         "post_crawford": bool(state.get("post_crawford", False)),
         "turn": turn,
-        "turn_name": names[turn] if turn is not None else None,
+        "turn_name": names[turn] if turn is not None and waiting_for not in ("game_over", "opening_roll") else None,
         "waiting_for": WAITING_TEXT.get(str(waiting_for), str(waiting_for)) if waiting_for else None,
         "position_id": str(state.get("position_id") or ""),
         "match_id": str(state.get("match_id") or ""),

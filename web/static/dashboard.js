@@ -41,6 +41,7 @@
     if (t === "cube") return who(ev.player) + " " + ev.action + "s, cube " + ev.value + (ev.note ? " (" + ev.note + ")" : "");
     if (t === "resignation") return who(ev.player) + " resignation " + ev.action + " (" + ["", "single", "gammon", "backgammon"][ev.level] + ")";
     if (t === "game_end") return who(ev.winner) + " wins " + ev.points + " point" + (ev.points === 1 ? "" : "s") + " (" + ev.kind + "), score " + (ev.score || []).join("-") + (ev.match_over ? ", match over" : "");
+    if (t === "turn" && ev.waiting_for === "game_over") return "Game over";
     if (t === "turn") return (ev.player === 0 || ev.player === 1 ? who(ev.player) + ": " : "") + "waiting for " + String(ev.waiting_for).replace("_", " ");
     if (t === "override") return "Override " + ev.action + " by " + ev.by + (ev.detail ? " " + JSON.stringify(ev.detail) : "");
     if (t === "source") return "Camera " + ev.status + (ev.detail ? ": " + ev.detail : "");
@@ -169,6 +170,7 @@
     if (kind === "refuse") return { accept: false };
     if (kind === "dice") return { dice: [parseInt(f.d1.value, 10), parseInt(f.d2.value, 10)] };
     if (kind === "position") return { position_id: f.position_id.value.trim() };
+    if (kind === "cube") return { action: f.action.value, player: parseInt(f.player.value, 10) };
     return {};
   }
 
