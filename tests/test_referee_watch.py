@@ -82,7 +82,7 @@ def test_watch_serves_the_dashboard_while_it_runs(repo_root, tmp_path):
 
     folder = tmp_path / "frames"
     folder.mkdir()
-    for i in range(40):
+    for i in range(15):
         cv2.imwrite(str(folder / f"f{i:03d}.png"), np.full((48, 64, 3), 90, np.uint8))
     env = dict(os.environ, PYTHONPATH=str(repo_root))
     proc = subprocess.Popen(
