@@ -204,6 +204,7 @@ class Referee:
         self.w = _Watch()
         self._history: list[_Watch] = []
         self._plays_cache: Optional[tuple] = None
+        self._observed = False
         self.w.phase = self._phase_of_match()  # a match resumed from its log goes on where it was
 
     # ------------------------------------------------------------- queries
@@ -266,8 +267,16 @@ class Referee:
         return out
 
     # --------------------------------------------------------------- input
-    def observe(self, obs: Observation) -> None:
-        """Take one stable observation and publish what follows from it."""
+    def observe(self, obs: Observation, disturbed: bool = True) -> None:
+        """Take one stable observation and publish what follows from it.
+
+        ``disturbed``: something moved over the board (motion, a hand) since the
+        previous stable observation. Checkers and dice do not move by
+        themselves: an undisturbed change is a misreading and is ignored (the
+        first observation always counts)."""
+        if not disturbed and self._observed:
+            return
+        self._observed = True
         if self.layout is None:
             self.layout = self._guess_layout(obs)
             if self.layout is None:

@@ -135,3 +135,16 @@ def test_settings_are_validated():
         StabilitySettings(quorum=0)
     with pytest.raises(ValueError):
         StabilitySettings(window=0)
+
+
+def test_the_filter_says_whether_anything_moved_between_two_stable_boards():
+    filt = StabilityFilter(StabilitySettings(still_ms=0, window=3, min_frames=2))
+    obs = _start(0)
+    rolled = dataclasses.replace(obs, dice=roll_dice(0, (3, 1)))
+    out, t = _feed(filt, obs, 3, 0.0)
+    assert out and filt.last_disturbed  # the first board
+    out, t = _feed(filt, rolled, 3, t)  # the dice appear, no motion at all: a misreading
+    assert out and not filt.last_disturbed
+    out, t = _feed(filt, obs, 1, t, moving=True)
+    out, t = _feed(filt, obs, 3, t)
+    assert out and filt.last_disturbed  # something moved in between
