@@ -144,3 +144,30 @@ def test_corrupt_and_wrong_size_frames_are_reported_and_survived(repo_root, tmp_
     assert readings, "the still board was never read"
     counts = [p["count"] for p in readings[-1]["points"]]
     assert counts == [2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 5, 5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, 2]
+
+
+def test_a_still_board_is_read_a_few_times_then_reused(tmp_path):
+    """In process: rendered frames of a still board through the real reader. The
+    reader runs on the first still frames only (the votes), later identical
+    frames reuse the reading; the dashboard's camera picture is a JPEG."""
+    from companion.commands.watch import make_frame_reader
+    from companion.demo import DEMO_SIZE, demo_pose, render_scene
+    from companion.scripted_game import Scene
+    from companion.table import START_SIGNED
+    from vision.sources import Frame
+
+    image = render_scene(Scene(START_SIGNED))
+    reader = make_frame_reader(corners=demo_pose().corners)
+    events = []
+    bus = EventBus()
+    bus.subscribe(lambda e: events.append(e.to_dict()))
+    session = Session(bus, reader=reader)
+    assert session.latest_frame_jpeg() is None
+    for i in range(12):
+        session.process_frame(Frame(image, i, i * 33.3))
+    frames = session.state()["frames"]
+    assert frames["seen"] == 12 and frames["read"] == 3 and frames["reused"] == 8  # first frame: motion unknown
+    assert len([e for e in events if e["type"] == "observation"]) == 1
+    jpeg = session.latest_frame_jpeg()
+    picture = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    assert picture.shape == (DEMO_SIZE[1], DEMO_SIZE[0], 3)
