@@ -69,6 +69,7 @@ def register(subparsers: Any) -> None:
                    help="play a file or folder at this multiple of real time (0: as fast as possible; default 0, demo 1)")
     p.add_argument("--stills", action="store_true",
                    help="the frames are unrelated photos: read each one on its own (no motion, no votes, board found per photo)")
+    p.add_argument("-v", "--verbose", action="store_true", help="show every stable reading (on for the demo)")
     p.add_argument("--keyboard", choices=("auto", "on", "off"), default="auto", help="read keyboard overrides from standard input")
     p.set_defaults(func=run)
 
@@ -88,7 +89,7 @@ def _open_outlets(args: argparse.Namespace, bus: Any, stack: list) -> None:
                 raise UserError(f"cannot write {args.events_jsonl}: {exc.strerror}") from None
             stack.append(stream.close)
         bus.subscribe(JsonLines(stream))
-    bus.subscribe(TerminalLog(human))
+    bus.subscribe(TerminalLog(human, verbose=args.verbose or (args.source == "demo" and not args.events_jsonl)))
 
 
 def make_frame_reader(calibration: Any = None, die_on_checker: str = "flat_ok", corners: Any = None,
