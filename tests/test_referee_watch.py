@@ -171,3 +171,21 @@ def test_a_still_board_is_read_a_few_times_then_reused(tmp_path):
     jpeg = session.latest_frame_jpeg()
     picture = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
     assert picture.shape == (DEMO_SIZE[1], DEMO_SIZE[0], 3)
+
+
+def test_checker_discs_for_the_on_checker_rule_land_on_the_checkers():
+    """With ``--die-on-checker cocked`` the dice judge needs the checkers as image
+    discs: they must sit on the checkers the renderer drew."""
+    from companion.commands.watch import _checker_discs
+    from companion.demo import DEMO_SIZE, demo_pose
+    from vision.reader import BoardReader
+    from vision.render_board import BoardState, render_board
+
+    out = render_board(BoardState.starting(), pose=demo_pose())
+    reader = BoardReader.from_corners(np.array(demo_pose().corners), DEMO_SIZE)
+    discs = _checker_discs(reader.read_full(out.image), reader.settings.work_scale)
+    assert len(discs) >= 25
+    truth = [(x, y) for x, y, _, point in out.checkers if 1 <= point <= 24]
+    for x, y, r in discs:
+        nearest = min(((x - tx) ** 2 + (y - ty) ** 2) ** 0.5 for tx, ty in truth)
+        assert nearest < r and 5 < r < 40

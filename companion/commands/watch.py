@@ -110,9 +110,10 @@ def make_frame_reader(calibration: Any = None, die_on_checker: str = "flat_ok", 
         raise UserError(f"the board reader is not available ({exc})") from None
     plugin = None
     try:
+        from vision.cocked import CockedRules
         from vision.dice_plugin import DicePlugin
 
-        plugin = DicePlugin()
+        plugin = DicePlugin(rules=CockedRules(on_checker_cocked=die_on_checker == "cocked"))
     except (ImportError, FileNotFoundError):
         plugin = None
     extra = {} if plugin is None else {"dice_reader": plugin.dice, "cube_reader": plugin.cube}
@@ -144,11 +145,31 @@ def make_frame_reader(calibration: Any = None, die_on_checker: str = "flat_ok", 
             else:
                 reader.field = None
                 reader.field = reader.register(image)  # RegistrationError (a ValueError): a bad frame
-        return reader.read(image)
+        result = reader.read_full(image)
+        if plugin is not None and die_on_checker == "cocked":
+            # for the on-checker test of the next frames
+            plugin.checkers = _checker_discs(result, reader.settings.work_scale)
+        return result.observation
 
     read.board_reader = reader  # type: ignore[attr-defined]
     read.dice_plugin = plugin  # type: ignore[attr-defined]
     return read
+
+
+def _checker_discs(result: Any, work_scale: float) -> list:
+    """The checkers of a ``vision.reader.ReadResult`` as image discs ``(x, y, radius)``
+    in pixels (checker centres come at the reader's ``work_scale`` of the field)."""
+    import numpy as np
+
+    field = result.field
+    discs = []
+    radius = field.checker_size[0] / 2.0
+    for c in result.checkers.checkers:
+        x0, y0 = c.x / work_scale, c.y / work_scale
+        pts = np.array([[x0, y0, 1.0], [x0 + radius, y0, 1.0]]) @ field.inverse.T
+        (x, y), (x1, y1) = pts[:, :2] / pts[:, 2:3]
+        discs.append((float(x), float(y), float(((x1 - x) ** 2 + (y1 - y) ** 2) ** 0.5)))
+    return discs
 
 
 def _make_reader(args: argparse.Namespace):
