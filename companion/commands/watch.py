@@ -269,6 +269,12 @@ def run(args: argparse.Namespace) -> int:
     from companion.table import TableLayout
     from vision.sources import FrameGrabber, SourceError, open_source
 
+    import cv2
+
+    try:  # OpenCV's own warnings (a camera index that is not there) would drown the referee's lines
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+    except AttributeError:
+        pass
     if args.match_length < 0:
         raise UserError(f"--match-length must be >= 0, got {args.match_length}")
     if args.votes is not None and args.votes < 1:
