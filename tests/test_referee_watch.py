@@ -189,3 +189,25 @@ def test_checker_discs_for_the_on_checker_rule_land_on_the_checkers():
     for x, y, r in discs:
         nearest = min(((x - tx) ** 2 + (y - ty) ** 2) ** 0.5 for tx, ty in truth)
         assert nearest < r and 5 < r < 40
+
+
+def test_keyboard_commands_in_a_running_watch(repo_root, tmp_path):
+    """``--keyboard on`` with commands on standard input: answers are printed,
+    a mistake is one line, ``q`` ends the run early with exit code 0."""
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for i in range(50):
+        cv2.imwrite(str(folder / f"f{i:03d}.png"), np.full((48, 64, 3), 90, np.uint8))
+    env = dict(os.environ, PYTHONPATH=str(repo_root))
+    r = subprocess.run(
+        [sys.executable, "-m", "companion", "watch", "--no-web", "--keyboard", "on", "--source", str(folder),
+         "--fps", "5", "--speed", "1", "--stills"],
+        cwd=repo_root, env=env, input="s\nd 9 9\nu\nq\n", capture_output=True, text=True, timeout=120,
+    )
+    assert r.returncode == 0, r.stderr[-1500:]
+    out = r.stdout
+    assert "waiting for opening roll" in out  # the state
+    assert "error: dice are two numbers 1-6" in out or "error: no roll to set" in out
+    assert "error: nothing to undo" in out
+    assert "bye" in out
+    assert "done: " in out and "done: 50 frames" not in out  # quit before the folder's end
