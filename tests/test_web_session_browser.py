@@ -9,6 +9,8 @@ new match started from the form.
 
 from __future__ import annotations
 
+import pathlib
+
 import pytest
 
 from web import create_app, serve
@@ -42,7 +44,7 @@ def browser():
 def open_dashboard(browser, driver, mode_signed_in: bool = False):
     app = create_app({"ACCESS_TOKEN": TOKEN}, session=driver.session)
     server = serve(app, "127.0.0.1", 0, threads=8)
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -102,6 +104,16 @@ def test_the_real_referee_game_in_the_browser(browser, tmp_path):
         assert row.get_attribute("data-points") == str(end["points"])
         assert f"Ann {end['score'][0]} – {end['score'][1]} Ben" in page.locator("#score").inner_text()
         page.screenshot(path=str(tmp_path / "game_over.png"), full_page=True)
+        assert "Game over" in page.locator("#alert").inner_text()
+
+        with page.expect_download() as info:
+            page.click("#download-mat")
+        download = info.value
+        assert download.suggested_filename.endswith(".mat")
+        text = pathlib.Path(download.path()).read_text()
+        assert text.startswith(" 5 point match")
+        assert "Ann" in text and "Ben" in text
+        assert "Doubles => 2" in text and "Takes" in text and "Drops" in text
     finally:
         context.close()
         server.stop()
