@@ -59,6 +59,7 @@
     li.dataset.eventId = String(id);
     li.dataset.type = ev.type;
     li.dataset.receivedMs = String(receivedMs);
+    li.dataset.timeMs = String(ev.time_ms || "");
     var time = document.createElement("time");
     var d = new Date(ev.time_ms || Date.now());
     time.textContent = d.toLocaleTimeString();
@@ -111,7 +112,12 @@
     live.dataset.mode = data.mode;
     live.dataset.eventId = String(data.event_id);
     live.dataset.renderedMs = String(nowMs());
+    // For the speed benchmark: when each view reached the DOM (last 1000).
+    views.push([data.event_id, nowMs()]);
+    if (views.length > 1000) views.shift();
   }
+  var views = [];
+  window.companionViews = views;
 
   var inflight = false, again = false;
   function refresh() {
