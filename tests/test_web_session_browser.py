@@ -64,8 +64,13 @@ def test_the_real_referee_game_in_the_browser(browser, tmp_path):
         dice = ",".join(str(d) for d in roll["dice"])
         page.wait_for_selector(f'#dice[data-dice="{dice}"]', timeout=WAIT)
         assert "Ann" in page.locator("#turn").inner_text()
+        # Teaching mode: the legal plays of the roll, from the rules engine.
+        page.wait_for_selector("#hints li", timeout=WAIT)
+        hints = page.locator("#hints li").all_inner_texts()
+        assert len(hints) >= 1
 
         legal = driver.until_type("verdict", verdict="legal")
+        assert legal["play"] in hints
         page.wait_for_function(
             "(pid) => document.querySelector('#position-id').innerText !== pid", arg="4HPwATDgc/ABMA", timeout=WAIT
         )
@@ -125,6 +130,9 @@ def test_tournament_mode_shows_the_illegal_play_without_hints(browser):
     server, context, page, errors = open_dashboard(browser, driver)
     try:
         assert page.locator("#pips").count() == 0
+        driver.until_type("roll")
+        page.wait_for_selector("#dice .die", timeout=WAIT)
+        assert page.locator("#hints").count() == 0
         illegal = driver.until_type("verdict", verdict="illegal")
         alert = page.wait_for_selector("#alert.illegal", timeout=WAIT)
         assert "Illegal play" in alert.inner_text()

@@ -72,3 +72,16 @@ def test_state_verdict_wins_over_the_tracker():
     bus.publish(VerdictEvent(verdict="illegal", player=0))
     assert build_view({"last_verdict": None}, tracker)["alert"] is None
     assert build_view({}, tracker)["alert"]["kind"] == "illegal"
+
+
+def test_teaching_mode_lists_the_legal_plays_of_the_roll_from_the_rules_engine():
+    state = {"position": list(START), "turn": 0, "on_roll": 0, "dice": [3, 1], "waiting_for": "play",
+             "settings": {"mode": "teaching"}}
+    plays = build_view(state, None)["legal_plays"]
+    assert len(plays) == 16  # gnubg lists 16 distinct plays of 31 from the start
+    assert "8/5 6/5" in plays
+    state["settings"] = {"mode": "tournament"}
+    assert build_view(state, None)["legal_plays"] is None
+    state["settings"] = {"mode": "teaching"}
+    state["waiting_for"] = "roll"
+    assert build_view(state, None)["legal_plays"] is None

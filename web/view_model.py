@@ -124,6 +124,25 @@ def _verdict_alert(verdict: Mapping[str, Any], teaching: bool, names: list[str])
     return None
 
 
+def _legal_plays(state: Mapping[str, Any], dice: Sequence[int]) -> Optional[list[str]]:
+    """The legal plays of ``dice`` from the state's ``position`` (the on-roll
+    player's view), by the rules engine (``companion.legal``); None when the
+    position cannot be read or has no legal plays to list."""
+    position = state.get("position")
+    if isinstance(position, Mapping):
+        position = position.get("signed")
+    if not isinstance(position, Sequence) or len(position) != 26:
+        return None
+    try:
+        from companion.legal import legal_plays
+        from companion.position import Position
+
+        plays = legal_plays(Position.from_signed(list(position)), (int(dice[0]), int(dice[1])))
+    except (ValueError, ImportError):
+        return None
+    return [str(play) for play in plays]
+
+
 BOARD_STATUS = {
     "moving": "moving",
     "occluded": "a hand over the board",
@@ -243,7 +262,11 @@ def build_view(state: Mapping[str, Any], tracker: Optional[Tracker]) -> dict[str
     if not isinstance(games, Sequence) or isinstance(games, str):
         games = tracker.games if tracker else []
     resignation = state.get("resignation", tracker.resignation if tracker else None)
-    legal_plays = state.get("legal_plays") if teaching else None
+    legal_plays = None
+    if teaching:
+        legal_plays = state.get("legal_plays")
+        if legal_plays is None and state.get("waiting_for") in ("play", "correction") and len(dice) == 2:
+            legal_plays = _legal_plays(state, dice)
     return {
         "players": names,
         "mode": mode,
