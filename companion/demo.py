@@ -23,9 +23,9 @@ from typing import Any, Optional
 from companion.scripted_game import HAND_FRAMES, STILL_FRAMES, DieSpec, Scene, Script, _Builder
 from companion.table import TableLayout, right_half, signed_to_points
 
-DEMO_VERSION = 2
+DEMO_VERSION = 4
 DEMO_FPS = 10.0
-DEMO_SIZE = (960, 540)
+DEMO_SIZE = (1280, 720)
 #: The demo's players: player 0 (image bottom) plays the light checkers.
 DEMO_LAYOUT = TableLayout(("light", "dark"))
 
@@ -89,7 +89,7 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
 
     from vision.registration import FIELD_HEIGHT, FIELD_WIDTH
     from vision.render_board import BoardState, CameraPose, Hand, Lighting, render_board
-    from vision.render_dice import draw_cube, draw_die
+    from vision.render_dice import DIE_STYLES, draw_cube, draw_die
 
     points, bar, off = signed_to_points(scene.board, 0, layout)
     state = BoardState(
@@ -113,11 +113,12 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
 
     left, right = to_image(0, 0.5), to_image(1, 0.5)
     field_px = ((right[0] - left[0]) ** 2 + (right[1] - left[1]) ** 2) ** 0.5
-    die_px = field_px * 0.04
+    die_px = field_px * 0.05
+    red = next((s for s in DIE_STYLES if s.name == "red"), DIE_STYLES[0])  # precision dice, clear on a light field
     for d in scene.dice:
         fx = (0.70 if d.half == "right" else 0.20) + 0.10 * d.slot
         draw_die(image, to_image(fx, 0.5), die_px, d.value, yaw_deg=17.0 + 29.0 * d.slot + 7 * d.value,
-                 tilt_deg=22.0 if d.cocked else 0.0, tilt_dir_deg=40.0)
+                 tilt_deg=22.0 if d.cocked else 0.0, tilt_dir_deg=40.0, style=red)
     # the cube lies on the frame left of the playing field (clear of the bar's
     # checkers and of the borne-off trays on the right): middle when centred,
     # at the owner's end otherwise

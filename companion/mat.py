@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any, Optional, Sequence
+from typing import Any, Optional
 
 from companion.match import Match, MatchError, MatchRules, PLAY, CUBE_RESPONSE, GAME_OVER, MATCH_OVER
 
@@ -577,7 +577,8 @@ def board_change_notation(before, after) -> str:
 
 
 def export_mat(match: Match, *, event_date: Optional[str] = None) -> str:
-    """The match as a Jellyfish ``.mat`` text in gnubg's layout.
+    """The match as a Jellyfish ``.mat`` text in gnubg's layout, with the rules as
+    header tags (``; [Crawford "On"]``; ``Jacoby`` and ``Beaver`` for money play).
 
     Replays ``match.actions`` to recover each play's checker moves. Raises
     :class:`MatError` if the match holds something the format cannot say (a
@@ -586,7 +587,13 @@ def export_mat(match: Match, *, event_date: Optional[str] = None) -> str:
     out: list[str] = []
     if event_date:
         out.append(f'; [EventDate "{event_date}"]')
-        out.append("")
+    on_off = {True: "On", False: "Off"}
+    if match.length > 0:
+        out.append(f'; [Crawford "{on_off[match.rules.crawford]}"]')
+    else:
+        out.append(f'; [Jacoby "{on_off[match.rules.jacoby]}"]')
+        out.append(f'; [Beaver "{on_off[match.rules.beavers > 0]}"]')
+    out.append("")
     out.append(f" {match.length} point match")
     out.append("")
     replay = Match(match.length, players=match.players, rules=match.rules)

@@ -103,31 +103,46 @@ def observations(script: Script, layout: TableLayout = TableLayout(), fps: float
     """Every frame of ``script`` as (Observation, moving): the first frame of each
     scene that differs from the previous one is moving (things were put down).
     ``misread_rate``: chance that a still frame (not the first two of a scene)
-    misreads one point by one checker; a misread frame is never followed by
-    another, so the votes can outvote it."""
+    sees one checker on the neighbouring point (the totals stay possible, so
+    only the votes can catch it); at least two good frames separate two
+    misreads, so any three consecutive frames hold at most one."""
     rng = random.Random(seed)
     out = []
     index = 0
     previous: Optional[Scene] = None
     for scene in script.scenes:
-        last_bad = False
+        good_since = 2  # still frames read right since the last misread
         for k in range(scene.frames):
             obs = scene_observation(scene, layout, index, index * 1000.0 / fps)
             moving = k == 0 and previous is not None and scene != previous
-            if not scene.hand and k >= 2 and not last_bad and rng.random() < misread_rate:
-                pts = list(obs.points)
-                occupied = [p for p in pts if p.count > 1]
-                if occupied:
-                    victim = rng.choice(occupied)
-                    pts[victim.point - 1] = dataclasses.replace(victim, count=victim.count - 1)
-                    obs = dataclasses.replace(obs, points=tuple(pts))
-                    last_bad = True
+            if not scene.hand and k >= 2 and good_since >= 2 and rng.random() < misread_rate:
+                obs = _misread(obs, rng)
+                good_since = 0
             else:
-                last_bad = False
+                good_since += 1
             out.append((obs, moving))
             index += 1
         previous = scene
     return out
+
+
+def _misread(obs: Observation, rng: random.Random) -> Observation:
+    """``obs`` with one checker seen on a neighbouring point (empty or of its colour)."""
+    pts = list(obs.points)
+    choices = []
+    for p in pts:
+        if p.count == 0:
+            continue
+        for q in (p.point - 1, p.point + 1):
+            if 1 <= q <= 24 and (pts[q - 1].count == 0 or pts[q - 1].colour == p.colour):
+                choices.append((p.point, q))
+    if not choices:
+        return obs
+    src, dst = rng.choice(choices)
+    a, b = pts[src - 1], pts[dst - 1]
+    pts[src - 1] = dataclasses.replace(a, count=a.count - 1, colour=a.colour if a.count > 1 else None)
+    pts[dst - 1] = dataclasses.replace(b, count=b.count + 1, colour=a.colour)
+    return dataclasses.replace(obs, points=tuple(pts))
 
 
 class _Builder:

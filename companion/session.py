@@ -68,7 +68,9 @@ class Session:
     read only still frames (frame differencing); off for a folder of unrelated
     photos. ``resize_to_first``: a frame whose size differs from the first
     frame's is resized to it (a fixed camera with a fixed calibration); off
-    when the reader registers the board per frame size.
+    when the reader registers the board per frame size. ``report_every_frame``:
+    publish the board's status for every frame, not only on change (a folder
+    of unrelated photos).
     """
 
     def __init__(
@@ -80,6 +82,7 @@ class Session:
         match_log: Optional[str] = None,
         motion: bool = True,
         resize_to_first: bool = True,
+        report_every_frame: bool = False,
     ) -> None:
         self.bus = bus
         self.reader = reader
@@ -103,6 +106,7 @@ class Session:
 
             self.motion = MotionDetector()
         self.resize_to_first = resize_to_first
+        self.report_every_frame = report_every_frame
         self.filter = StabilityFilter(stability)
         self._match_settings: dict[str, Any] = {}
         self.referee: Referee
@@ -198,7 +202,7 @@ class Session:
         if status == "settling":
             return
         detail = self.filter.held_reason or "" if status == "held" else ""
-        if (status, detail) != self._last_board_status:
+        if (status, detail) != self._last_board_status or self.report_every_frame:
             self._last_board_status = (status, detail)
             self.bus.publish(BoardStatusEvent(status=status, detail=detail, frame_index=frame_index))
 

@@ -82,9 +82,10 @@ def test_export_reimports_identically(shared_data):
     assert export_mat(second.match) == text
     # gnubg's layout: header, score line columns, move numbers
     lines = text.splitlines()
-    assert lines[0] == " 5 point match"
-    assert lines[3] == " gnubg : 0                      root : 0"
-    assert lines[4] == "  1)                             52: 13/8 24/22 "
+    assert lines[0] == '; [Crawford "On"]'
+    assert lines[2] == " 5 point match"
+    assert lines[5] == " gnubg : 0                      root : 0"
+    assert lines[6] == "  1)                             52: 13/8 24/22 "
 
 
 def test_checker_move_forms():

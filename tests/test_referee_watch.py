@@ -120,3 +120,27 @@ def test_watch_drives_the_fake_led_board(repo_root, tmp_path):
     assert r.returncode == 0, r.stderr[-1500:]
     links = [json.loads(line) for line in r.stdout.splitlines() if '"type": "link"' in line]
     assert links and links[0]["state"] in ("connecting", "connected")
+
+
+def test_corrupt_and_wrong_size_frames_are_reported_and_survived(repo_root, tmp_path):
+    """Rendered frames of a still board with a corrupt file and a half-size frame
+    slipped in: both are reported as bad frames, the board is still read, and
+    the run ends normally."""
+    from companion.demo import DEMO_LAYOUT, demo_corners_arg, render_script
+    from companion.scripted_game import Scene, Script
+    from companion.table import START_SIGNED
+
+    folder = tmp_path / "frames"
+    render_script(Script(scenes=[Scene(START_SIGNED, frames=8)]), folder)
+    (folder / "frame00002a.jpg").write_bytes(b"\xff\xd8 not a picture")
+    cv2.imwrite(str(folder / "frame00004a.jpg"), cv2.resize(cv2.imread(str(folder / "frame00004.jpg")), (640, 360)))
+    r = _watch(repo_root, "--source", str(folder), "--corners", demo_corners_arg(), "--events-jsonl", "-",
+               "--bottom-colour", DEMO_LAYOUT.colours[0])
+    assert r.returncode == 0, r.stderr[-1500:]
+    events = [json.loads(line) for line in r.stdout.splitlines()]
+    bad = [e["detail"] for e in events if e["type"] == "source" and e["status"] == "bad_frame"]
+    assert len(bad) == 2 and "cannot decode" in bad[0] and "640x360" in bad[1]
+    readings = [e["observation"] for e in events if e["type"] == "observation"]
+    assert readings, "the still board was never read"
+    counts = [p["count"] for p in readings[-1]["points"]]
+    assert counts == [2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 5, 5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, 2]

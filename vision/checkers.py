@@ -72,12 +72,14 @@ class CheckerSettings:
     lightness_weight: float = 0.5
     colour_reject: float = 45.0
     bar_percentile: float = 15.0
+    hinge_diff_max: float = 3.0
     slot_weak: float = 0.7
     template_colour: float = 0.5
     colour_floor: float = 18.0
     colour_noise_k: float = 4.0
     base_margin: float = 0.0
     fit_halves: bool = True
+    size_search: tuple[float, ...] = (0.94, 1.0, 1.06)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-data form for a profile."""
@@ -91,8 +93,17 @@ class CheckerSettings:
         if unknown:
             raise ValueError(f"unknown checker setting(s): {', '.join(sorted(unknown))}")
         out = {}
-        for k, v in data.items():
-            out[k] = bool(v) if names[k].type in ("bool", bool) else float(v)
+        try:
+            for k, v in data.items():
+                kind = names[k].type
+                if kind in ("bool", bool):
+                    out[k] = bool(v)
+                elif str(kind).startswith("tuple"):
+                    out[k] = tuple(float(x) for x in v)
+                else:
+                    out[k] = float(v)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"bad checker setting: {exc}") from None
         return cls(**out)
 
 
@@ -141,8 +152,9 @@ class CheckerReading:
     ``bar``: ``{"light": n, "dark": n}``; ``checkers``: every :class:`Checker` found;
     ``unreadable``: points an occluder covers; ``occluded``: any occluder on the field;
     ``occluder_mask``: (h, w) bool at the working scale; ``colours``: the colours used;
-    ``halves``: the inner half edges as fractions of the field's width (pass them back
-    as ``halves=`` for later frames of a fixed camera); ``timings_ms``: per stage.
+    ``halves``: the inner half edges as fractions of the field's width and ``diameter``
+    the checker size used (a point's width); pass them back as ``halves=`` and
+    ``diameter=`` for later frames of a fixed camera; ``timings_ms``: per stage.
     """
 
     counts: tuple[int, ...]
@@ -154,6 +166,7 @@ class CheckerReading:
     occluder_mask: Optional[np.ndarray]
     colour_model: Optional[CheckerColours]
     halves: tuple[float, float]
+    diameter: float
     timings_ms: dict[str, float]
 
 
@@ -213,12 +226,30 @@ def _columns(w: int, h: int, left_end: float, right_start: float) -> _Columns:
     return _Columns(np.array(centres), np.array(widths), np.array(bases), np.array(dirs, dtype=np.float64))
 
 
+def _slot_arcs(gx: np.ndarray, gy: np.ndarray, cols: _Columns, rx: float, ry: float, dh: float, h: int,
+               settings: CheckerSettings) -> tuple[np.ndarray, np.ndarray]:
+    """Far-arc outline scores at every point's slots: (24, K) float32 (best of five
+    offsets within a fifth of a checker of each slot centre), and the slot centres (K,)."""
+    nv = int(0.5 * h)
+    n_slots = max(1, int((nv + 0.3 * dh) // dh))
+    vk = settings.base_margin * dh + (np.arange(n_slots) + 0.5) * dh
+    offsets = np.linspace(-0.2 * dh, 0.2 * dh, 5)
+    vv = (vk[:, None] + offsets[None, :]).ravel()
+    m = len(vv)
+    cx = np.repeat(cols.centres, m)
+    direction = np.repeat(cols.dirs, m)
+    cy = np.repeat(cols.bases, m) + direction * np.tile(vv, 24)
+    far = _arc_scores(gx, gy, cx, cy, rx, ry, direction, np.arange(20, 161, 10))
+    return far.reshape(24, n_slots, len(offsets)).max(axis=2), vk
+
+
 def _gradients(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sobel derivatives of the Lab field, (h, w, 3) int16 each, in 1/8 Lab units
+    (exact for the 8-bit Lab image; samples are scaled when they are used)."""
     import cv2
 
-    gx = cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3) * 0.125
-    gy = cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3) * 0.125
-    return gx, gy
+    lab8 = np.clip(lab, 0, 255).astype(np.uint8)
+    return cv2.Sobel(lab8, cv2.CV_16S, 1, 0, ksize=3), cv2.Sobel(lab8, cv2.CV_16S, 0, 1, ksize=3)
 
 
 def _arc_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, rx: float, ry: float,
@@ -242,7 +273,7 @@ def _arc_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, 
     xi = np.clip(np.rint(xs).astype(np.int32), 0, w - 1)
     yi = np.clip(np.rint(ys).astype(np.int32), 0, h - 1)
     nyb = np.broadcast_to(ny, xi.shape)[..., None]
-    g = gx[yi, xi] * ca[..., None] + gy[yi, xi] * nyb  # (N, A, R, 3)
+    g = gx[yi, xi] * (0.125 * ca[..., None]) + gy[yi, xi] * (0.125 * nyb)  # (N, A, R, 3), Lab units
     per_angle = np.sqrt((g * g).sum(-1)).max(axis=2)  # (N, A)
     q = int(round(percentile / 100.0 * (per_angle.shape[1] - 1)))
     return np.partition(per_angle, q, axis=1)[:, q].astype(np.float32)
@@ -250,7 +281,7 @@ def _arc_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, 
 
 def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings = CheckerSettings(),
                   colours: Optional[CheckerColours] = None, occlusion: bool = True,
-                  halves: Optional[tuple[float, float]] = None) -> CheckerReading:
+                  halves: Optional[tuple[float, float]] = None, diameter: Optional[float] = None) -> CheckerReading:
     """Read every point and the bar from a warped field.
 
     ``field_bgr``: (h, w, 3) uint8 BGR canonical field at ``settings.work_scale``
@@ -280,23 +311,24 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
         left_end, right_start = 0.5 * (1 - bw), 0.5 * (1 + bw)
     cols = _columns(w, h, left_end, right_start)
     pw = float(np.median(cols.widths))
-    rx = 0.5 * pw * settings.checker_diameter
-    ry = rx * (field.size[1] / field.size[0]) * field.geometry.aspect
-    dh = 2 * ry
     t2 = time.perf_counter()
     timings["geometry"] = (t2 - t1) * 1e3
 
-    # Arc profiles along every point's centre line (from the base to the middle).
-    nv = int(0.5 * h)
-    n_slots = max(1, int((nv + 0.3 * dh) // dh))
-    vk = settings.base_margin * dh + (np.arange(n_slots) + 0.5) * dh
-    offsets = np.linspace(-0.2 * dh, 0.2 * dh, 5)
-    vv = (vk[:, None] + offsets[None, :]).ravel()  # (K*5,)
-    m = len(vv)
-    cx = np.repeat(cols.centres, m)
-    direction = np.repeat(cols.dirs, m)
-    cy = np.repeat(cols.bases, m) + direction * np.tile(vv, 24)
-    far = _arc_scores(gx, gy, cx, cy, rx, ry, direction, np.arange(20, 161, 10)).reshape(24, n_slots, len(offsets)).max(axis=2)
+    # Outline evidence at the slots, for the checker size that fits best.
+    if diameter is None:
+        sizes = [settings.checker_diameter * f for f in settings.size_search] or [settings.checker_diameter]
+    else:
+        sizes = [diameter]
+    best = None
+    for size in sizes:
+        rx = 0.5 * pw * size
+        ry = rx * (field.size[1] / field.size[0]) * field.geometry.aspect
+        dh = 2 * ry
+        far, vk = _slot_arcs(gx, gy, cols, rx, ry, dh, h, settings)
+        support = float(np.minimum(far / settings.edge_min, 3.0).sum())
+        if best is None or support > best[0] * (1.0 + 1e-6):
+            best = (support, size, rx, ry, dh, far, vk)
+    _, used_diameter, rx, ry, dh, far, vk = best
     thr = settings.edge_min
     t3 = time.perf_counter()
     timings["arcs"] = (t3 - t2) * 1e3
@@ -364,6 +396,7 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
         occluder_mask=mask,
         colour_model=model,
         halves=(left_end, right_start),
+        diameter=used_diameter,
         timings_ms=timings,
     )
 
@@ -443,7 +476,7 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.nda
             raw = np.partition(d, q, axis=1)[:, q]
             # On a clean board the empty points match their template closely: the
             # threshold drops towards ``colour_floor`` (dark checkers on dark points).
-            noise = float(np.median(raw[np.isin(idx, ref)]))
+            noise = float(np.median(raw[np.searchsorted(idx, ref)]))
             tau = float(np.clip(settings.colour_noise_k * noise, settings.colour_floor, settings.colour_min))
             diff[idx, k] = raw / tau
     ev = np.maximum(arc, diff)
@@ -501,7 +534,6 @@ def _bar_checkers(lab: np.ndarray, gx: np.ndarray, gy: np.ndarray, inner: np.nda
     ring = np.minimum(_arc_scores(gx, gy, cxs, ys, rx, ry, down, np.arange(50, 131, 10)),
                       _arc_scores(gx, gy, cxs, ys, rx, ry, down, np.arange(230, 311, 10))) / settings.edge_min
     win = max(1, int(0.35 * dh / 2))
-    outline_only: set[tuple[int, int]] = set()
     for i in range(len(ys)):
         y = int(ys[i])
         if ring[i] < 1.0 or ring[i] < ring[max(0, i - win):i + win + 1].max():
@@ -509,21 +541,26 @@ def _bar_checkers(lab: np.ndarray, gx: np.ndarray, gy: np.ndarray, inner: np.nda
         if any(a - 0.5 * dh <= y <= b + 0.5 * dh for a, b in runs):
             continue
         runs.append((int(max(0, y - ri)), int(min(h, y + ri + 1))))
-        outline_only.add(runs[-1])
     runs.sort()
-    # Hinges come in pairs mirrored about the board's middle, alike in colour and size.
-    def colour(a: int, b: int) -> np.ndarray:
-        return np.median(strip[a:b].reshape(-1, 3), axis=0)
-
+    # Hinges come in pairs mirrored about the board's middle: a run answered at the
+    # mirrored place by at least a third of its strength (either cue; a hand or a checker
+    # may half hide the other hinge) and alike in colour is a hinge. Runs across the
+    # middle are kept.
+    strength = np.maximum(diff, np.interp(np.arange(h), ys, ring))
     hinge = set()
     for i, (a, b) in enumerate(runs):
-        for j, (c, d) in enumerate(runs):
-            if j <= i:
-                continue
-            alike = (runs[i] in outline_only and runs[j] in outline_only) or \
-                np.linalg.norm(colour(a, b) - colour(c, d)) < 0.5 * settings.colour_min
-            if abs((h - 1 - b) - c) < 0.3 * dh and abs((h - 1 - a) - d) < 0.3 * dh and alike:
-                hinge |= {i, j}
+        if a <= (h - 1) / 2 <= b:
+            continue
+        ma, mb = int(max(0, h - 1 - b - 0.2 * dh)), int(min(h, h - b + (b - a) + 0.2 * dh))
+        own = float(strength[a:b].max()) if b > a else 0.0
+        if mb > ma and float(strength[ma:mb].max()) >= 0.35 * own:
+            here = np.median(strip[a:b].reshape(-1, 3), axis=0)
+            there = np.median(strip[ma:mb].reshape(-1, 3), axis=0)
+            # An outline in the bar's own colour has no colour to compare: its mirror must
+            # not be a clear checker of another colour either.
+            outline_only = float(diff[a:b].max()) < 1.0 and float(diff[ma:mb].max()) < settings.hinge_diff_max
+            if outline_only or np.linalg.norm(here - there) < settings.colour_min:  # hinges look alike
+                hinge.add(i)
     out: list[Checker] = []
     for i, (start, end) in enumerate(runs):
         if i in hinge:

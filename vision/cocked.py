@@ -4,8 +4,10 @@ A roll's dice must come to rest flat on the roller's right-hand board; otherwise
 and both dice are rolled again (so the verdict is for the roll). Reasons, as stable codes:
 
 - ``"tilted"``: the die does not rest flat (leaning on the rail or a checker, balanced on an edge);
-  judged by a small network on the die seen in the board's top-down (rectified) frame, where the
-  top face of a flat die is a square and a tilted one is foreshortened;
+  judged by a small network on the die seen in the board's top-down (rectified) frame, turned so
+  the camera's parallax always points the same way (:func:`oriented_patch`): there the top face of
+  a flat die is a square shifted away from the camera axis, and a tilted one is foreshortened and
+  shows a side face in any direction;
 - ``"on_bar"``: the die rests on the bar;
 - ``"off_board"``: outside the playing field (on the rail or frame, in a tray, on the table);
 - ``"wrong_half"``: on the playing field but not in the roller's right-hand board (the roller's
@@ -87,36 +89,55 @@ class TiltModel:
         return e[:, 1] / e.sum(axis=1)
 
 
-def rectified_patch(image_bgr: np.ndarray, die: DieReading, field: Any = None,
-                    patch: int = TILT_PATCH, context: float = TILT_CONTEXT) -> np.ndarray:
-    """(patch, patch, 3) uint8 BGR view of ``die`` in the board's top-down frame.
+def oriented_patch(image_bgr: np.ndarray, center: tuple[float, float], size: float,
+                   homography: Optional[np.ndarray] = None, principal: Optional[tuple[float, float]] = None,
+                   patch: int = TILT_PATCH, context: float = TILT_CONTEXT) -> np.ndarray:
+    """(patch, patch, 3) uint8 BGR view of a die in the board's top-down frame, turned so that the
+    direction away from the camera's principal point points up.
 
-    With a ``field`` (:class:`vision.registration.Field`) the die's neighbourhood is warped by the
-    field's homography (so the board plane is seen from straight above) and scaled so the die's
-    side (measured in the image, mapped onto the field) spans ``patch / context`` pixels.
-    Without a field the image is taken as already top-down (an axis-aligned crop).
+    ``homography``: image -> board plane (``Field.homography``), identity when None (the image is
+    taken as already top-down). ``principal``: the principal point in image pixels (default the
+    image centre). A flat die off the camera axis shows its side towards the principal point and its
+    top face shifted away from it (parallax); turning every patch the same way makes that parallax
+    always point up, so it is told apart from a tilt, which can lean any way.
     """
     import cv2
 
-    from vision.dice_patches import crop_patch
+    h, w = image_bgr.shape[:2]
+    hmg = np.eye(3) if homography is None else np.asarray(homography, dtype=np.float64)
+    px, py = principal if principal is not None else (w / 2.0, h / 2.0)
 
-    size = die_size(die)
-    if field is None:
-        return crop_patch(image_bgr, die.center, size, 0.0, patch, context)
-    hmg = np.asarray(field.homography, dtype=np.float64)
-    c = np.array([die.center], dtype=np.float64)
-    fc = field.to_field(c)[0]
-    # the die's side on the field: map a die-sized cross around the centre
-    pts = np.array([[die.center[0] - size / 2, die.center[1]], [die.center[0] + size / 2, die.center[1]],
-                    [die.center[0], die.center[1] - size / 2], [die.center[0], die.center[1] + size / 2]])
-    fp = field.to_field(pts)
-    fsize = 0.5 * (np.linalg.norm(fp[1] - fp[0]) + np.linalg.norm(fp[3] - fp[2]))
+    def fwd(pts: np.ndarray) -> np.ndarray:
+        q = np.hstack([pts, np.ones((len(pts), 1))]) @ hmg.T
+        return q[:, :2] / q[:, 2:3]
+
+    cx, cy = center
+    r = np.array([cx - px, cy - py])
+    n = float(np.linalg.norm(r))
+    r = r / n if n > 1e-6 else np.array([0.0, -1.0])
+    pts = np.array([[cx, cy], [cx + r[0] * size / 2, cy + r[1] * size / 2],
+                    [cx - size / 2, cy], [cx + size / 2, cy], [cx, cy - size / 2], [cx, cy + size / 2]])
+    fp = fwd(pts)
+    fc = fp[0]
+    v = fp[1] - fc
+    v = v / max(float(np.linalg.norm(v)), 1e-9)
+    fsize = 0.5 * (np.linalg.norm(fp[3] - fp[2]) + np.linalg.norm(fp[5] - fp[4]))
     scale = patch / (context * max(fsize, 1e-3))
-    t = np.array([[scale, 0, patch / 2 - scale * fc[0]], [0, scale, patch / 2 - scale * fc[1]], [0, 0, 1.0]])
+    rot = np.array([[-v[1], v[0]], [-v[0], -v[1]]]) * scale  # maps v to (0, -1): outwards is up
+    t = np.eye(3)
+    t[:2, :2] = rot
+    t[:2, 2] = np.array([patch / 2, patch / 2]) - rot @ fc
     m = t @ hmg
-    if field.camera is not None:
-        image_bgr = field.camera.undistort_image(image_bgr) if hasattr(field.camera, "undistort_image") else image_bgr
-    return cv2.warpPerspective(image_bgr, m, (patch, patch), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpPerspective(image_bgr, m, (patch, patch), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def rectified_patch(image_bgr: np.ndarray, die: DieReading, field: Any = None,
+                    patch: int = TILT_PATCH, context: float = TILT_CONTEXT) -> np.ndarray:
+    """:func:`oriented_patch` for ``die`` on a registered ``field`` (or a top-down free photo when
+    ``field`` is None). The principal point is taken at the image centre."""
+    hmg = None if field is None else np.asarray(field.homography, dtype=np.float64)
+    return oriented_patch(image_bgr, die.center, die_size(die), hmg, None, patch, context)
 
 
 def die_size(die: DieReading) -> float:

@@ -42,11 +42,12 @@ class CubeReader:
 
     def values(self, image_bgr: np.ndarray, cands: Sequence[Candidate]) -> np.ndarray:
         """(N, 6) float64 probabilities of the values 2, 4, 8, 16, 32, 64 for each candidate."""
-        from vision.dice_patches import crop_patch, patches_blob
+        from vision.dice_patches import CUBE_CONTEXT, crop_patch, patches_blob
 
         if not cands:
             return np.zeros((0, 6))
-        self.net.setInput(patches_blob([crop_patch(image_bgr, c.center, c.size) for c in cands]))
+        self.net.setInput(patches_blob([crop_patch(image_bgr, c.center, c.size, context=CUBE_CONTEXT)
+                                        for c in cands]))
         logits = self.net.forward().astype(np.float64)
         logits -= logits.max(axis=1, keepdims=True)
         e = np.exp(logits)

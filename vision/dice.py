@@ -7,7 +7,7 @@ Two small networks run through OpenCV's DNN module (models in ``vision/models``,
    Without a registered board it runs on an image pyramid (long side 192, 384 and, for frames
    larger than 1000 pixels, 768) so dice from about 10 to 200 pixels are found; with a
    ``field`` (see :mod:`vision.registration`) it runs once on the board's region at the scale where
-   a die is about 22 pixels;
+   a die is about 12 pixels;
 2. a classifier reads a 32x32 patch around each centre: pip value 1..6, "not a die" or "doubling
    cube"; the softmax probability of the value is the reading's confidence.
 
@@ -47,11 +47,13 @@ class Candidate:
 class DiceSettings:
     """Thresholds of the dice reader (all probabilities in 0..1).
 
-    ``peak``: minimum detector heatmap peak; ``accept``: minimum probability that a candidate is a
+    ``peak``: minimum detector heatmap peak; ``field_die_input_px``: with a registered board the
+    detector runs at the scale where a die is this many pixels (the detector is trained for 11-44); ``accept``: minimum probability that a candidate is a
     die (1 - p(not a die)); ``merge``: candidates closer than ``merge`` x size are one die.
     """
 
     peak: float = 0.25
+    field_die_input_px: float = 12.0
     accept: float = 0.5
     merge: float = 0.6
     max_dice: int = 64
@@ -137,7 +139,7 @@ class DiceReader:
         ``die_px`` image pixels is ``DETECT_DIE_PX`` at the detector's input."""
         h, w = image_bgr.shape[:2]
         if die_px is not None:
-            scales = [DETECT_DIE_PX / die_px]
+            scales = [self.settings.field_die_input_px / die_px]
         else:
             long_side = max(h, w)
             scales = [192 / long_side, 384 / long_side]
@@ -217,17 +219,17 @@ def merge_candidates(cands: Sequence[Candidate], merge: float) -> list[Candidate
 
 def field_search_region(field: Any, shape: tuple[int, ...]) -> tuple[tuple[int, int, int, int], float]:
     """The image region where dice of a registered board are searched (the field's corners plus a
-    margin of a quarter of the field's width, for dice on the rails and in the trays) and the
-    die side in pixels the board implies (a die is about 1/19 of the field's width, as on
-    tournament boards)."""
+    margin of 15% of the field's width, for dice on the rails and in the trays) and the
+    die side in pixels the board implies (a 16 mm die is about 1/30 of the width of a
+    tournament board's playing field)."""
     corners = np.asarray(field_corners(field), dtype=np.float64)
     h, w = shape[:2]
     x0, y0 = corners.min(axis=0)
     x1, y1 = corners.max(axis=0)
     width = float(np.linalg.norm(corners[1] - corners[0]) + np.linalg.norm(corners[2] - corners[3])) / 2
-    m = 0.25 * width
+    m = 0.15 * width
     roi = (int(max(x0 - m, 0)), int(max(y0 - m, 0)), int(min(x1 + m, w)), int(min(y1 + m, h)))
-    return roi, width / 19.0
+    return roi, width / 30.0
 
 
 def field_corners(field: Any) -> np.ndarray:

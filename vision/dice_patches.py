@@ -13,7 +13,9 @@ import numpy as np
 #: Side of the square patch (pixels) the value classifier reads.
 PATCH = 32
 #: The patch covers this many times the die's size (its side, in image pixels).
-PATCH_CONTEXT = 1.5
+PATCH_CONTEXT = 1.25
+#: The doubling cube's patch covers this many times its side.
+CUBE_CONTEXT = 1.5
 #: Stride (input pixels per output cell) of the detector's heatmaps.
 STRIDE = 4
 #: The detector is trained for dice of about this side (pixels at its input).

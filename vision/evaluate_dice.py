@@ -166,7 +166,7 @@ def evaluate_boards(boards_dir: pathlib.Path, reader) -> dict[str, Any]:
         res["dice"] += len(truth)
         gc = np.array([t["xy"] for t in truth], float).reshape(-1, 2)
         pc = np.array([d.center for d in dice], float).reshape(-1, 2)
-        die_px = (np.linalg.norm(corners[1] - corners[0]) + np.linalg.norm(corners[2] - corners[3])) / 2 / 19
+        die_px = (np.linalg.norm(corners[1] - corners[0]) + np.linalg.norm(corners[2] - corners[3])) / 2 / 30
         pairs = match(pc, gc, np.full(len(gc), die_px), radius=0.6)
         res["found"] += len(pairs)
         res["false_dice"] += len(dice) - len(pairs)

@@ -97,7 +97,7 @@ class BoardReader:
     aruco: Optional[dict] = None
     orientation: str = "bottom-right"
     infer_off: bool = True
-    _halves: Optional[tuple[Field, tuple[float, float]]] = dataclasses.field(default=None, repr=False)
+    _geometry: Optional[tuple[Field, tuple[float, float], float]] = dataclasses.field(default=None, repr=False)
 
     @classmethod
     def from_corners(cls, corners: np.ndarray, image_size: tuple[int, int], **kwargs) -> "BoardReader":
@@ -153,10 +153,13 @@ class BoardReader:
         t2 = time.perf_counter()
         timings["warp"] = (t2 - t1) * 1e3
         fixed = self.field is not None
-        cached = self._halves[1] if (fixed and self._halves is not None and self._halves[0] is field) else None
-        reading = read_checkers(small, field, self.settings, self.colours, halves=cached)
+        cached = self._geometry if (fixed and self._geometry is not None and self._geometry[0] is field) else None
+        reading = read_checkers(small, field, self.settings, self.colours,
+                                halves=None if cached is None else cached[1],
+                                diameter=None if cached is None else cached[2])
         if fixed and cached is None:
-            self._halves = (field, reading.halves)  # the bar gap of a fixed board: fitted once per registration
+            # The bar gap and the checkers' size of a fixed board: fitted once per registration.
+            self._geometry = (field, reading.halves, reading.diameter)
         t3 = time.perf_counter()
         timings["checkers"] = (t3 - t2) * 1e3
         for k, v in reading.timings_ms.items():

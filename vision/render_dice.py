@@ -173,9 +173,13 @@ def _side_values(top: int, faces: Sequence[int]) -> list[int]:
 
 
 def _draw_body(image: np.ndarray, center: tuple[float, float], size: float, textures: list[np.ndarray],
-               rot: np.ndarray, style: DieStyle, oblique: float, light: np.ndarray,
+               rot: np.ndarray, style: DieStyle, parallax: tuple[float, float], light: np.ndarray,
                shadow: float) -> tuple[tuple[float, float], tuple[float, float, float, float], int]:
-    """Draw the posed cube; returns (image centre of the most upward face, box, index of that face)."""
+    """Draw the posed cube; returns (image centre of the most upward face, box, index of that face).
+
+    ``parallax`` ``(px, py)``: image shift of a point per unit of height (in die sides), away from
+    the camera's principal point; the camera looks along ``(-px, py, 1)`` in the die's world frame
+    (x right, y up the image, z up)."""
     import cv2
 
     h, w = image.shape[:2]
@@ -186,7 +190,8 @@ def _draw_body(image: np.ndarray, center: tuple[float, float], size: float, text
     def project(p: np.ndarray) -> np.ndarray:
         p = np.atleast_2d(p)
         x = center[0] + size * p[:, 0]
-        y = center[1] - size * p[:, 1] - size * oblique * (p[:, 2] + lift)
+        x = x + size * parallax[0] * (p[:, 2] + lift)
+        y = center[1] - size * p[:, 1] + size * parallax[1] * (p[:, 2] + lift)
         return np.stack([x, y], axis=1)
 
     # soft shadow on the plane
@@ -204,15 +209,13 @@ def _draw_body(image: np.ndarray, center: tuple[float, float], size: float, text
             roi = image[y0:y1, x0:x1].astype(np.float32)
             image[y0:y1, x0:x1] = np.clip(roi * (1 - mask[..., None]), 0, 255).astype(np.uint8)
     order = []
+    view = np.array([-parallax[0], parallax[1], 1.0])
     for i, (n, u, v) in enumerate(_FACES):
         nw = rot @ n
-        view = nw[2] + oblique * (-nw[1]) * 0.0 + oblique * nw[1] * 0  # orthographic: visible if facing up
-        # the camera looks along -z, leaning towards -y by `oblique`
-        facing = nw[2] + oblique * nw[1]
-        if facing <= 1e-6:
+        if float(nw @ view) <= 1e-6:
             continue
         centre3 = rot @ (n * 0.5)
-        order.append((centre3[2] + oblique * centre3[1], i, nw))
+        order.append((float(centre3 @ view), i, nw))
     order.sort()
     top_idx = max(range(6), key=lambda i: (rot @ _FACES[i][0])[2])
     top_center = (0.0, 0.0)
@@ -253,12 +256,15 @@ _LIGHT = np.array([0.25, 0.35, 0.9]) / np.linalg.norm([0.25, 0.35, 0.9])
 def draw_die(image: np.ndarray, center: tuple[float, float], size: float, value: int, *,
              yaw_deg: float = 0.0, tilt_deg: float = 0.0, tilt_dir_deg: float = 0.0,
              style: DieStyle = DIE_STYLES[0], oblique: float = 0.0, shadow: float = 0.35,
-             reason: Optional[str] = None) -> RenderedDie:
+             reason: Optional[str] = None, parallax: Optional[tuple[float, float]] = None) -> RenderedDie:
     """Draw a die on ``image`` ((H, W, 3) uint8 BGR, modified in place) and return its truth.
 
     ``center``: where the die's centre of mass projects (image pixels); ``size``: side in pixels
     (> 2); ``value``: 1..6 on the face that ends up most upwards; ``tilt_deg`` 0..45 leans the die
-    (cocked when > 0). Raises :class:`RenderError` for a bad value or size.
+    (cocked when > 0). ``oblique``: the camera leans so higher points shift up the image by
+    ``oblique`` per unit of height; ``parallax`` ``(px, py)`` gives that shift as an image vector
+    instead (away from the principal point of a camera above the board). Raises
+    :class:`RenderError` for a bad value or size.
     """
     if value not in PIPS:
         raise RenderError(f"a die shows 1..6, not {value}")
@@ -267,7 +273,8 @@ def draw_die(image: np.ndarray, center: tuple[float, float], size: float, value:
     values = _side_values(value, (1, 2, 3, 4, 5, 6))
     textures = [die_face_texture(v, style) for v in values]
     rot = _rotation(yaw_deg, tilt_deg, tilt_dir_deg)
-    top_center, box, top_idx = _draw_body(image, center, size, textures, rot, style, oblique, _LIGHT, shadow)
+    par = parallax if parallax is not None else (0.0, -oblique)
+    top_center, box, top_idx = _draw_body(image, center, size, textures, rot, style, par, _LIGHT, shadow)
     cocked = reason is not None or tilt_deg > 0
     return RenderedDie(values[top_idx], top_center, box, size, tilt_deg, cocked,
                        reason if reason is not None else ("tilted" if tilt_deg > 0 else None), style.name)
@@ -275,7 +282,8 @@ def draw_die(image: np.ndarray, center: tuple[float, float], size: float, value:
 
 def draw_cube(image: np.ndarray, center: tuple[float, float], size: float, value: int, *,
               yaw_deg: float = 0.0, style: DieStyle = CUBE_STYLES[0], oblique: float = 0.0,
-              place: str = "centre", shadow: float = 0.35) -> RenderedCube:
+              place: str = "centre", shadow: float = 0.35,
+              parallax: Optional[tuple[float, float]] = None) -> RenderedCube:
     """Draw a doubling cube lying flat with ``value`` (2..64) on top; ``size`` side in pixels.
     Raises :class:`RenderError` for a bad value or size."""
     if value not in CUBE_VALUES:
@@ -285,7 +293,8 @@ def draw_cube(image: np.ndarray, center: tuple[float, float], size: float, value
     values = _side_values(value, CUBE_VALUES)
     textures = [cube_face_texture(v, style) for v in values]
     rot = _rotation(yaw_deg, 0.0, 0.0)
-    top_center, _, _ = _draw_body(image, center, size, textures, rot, style, oblique, _LIGHT, shadow)
+    par = parallax if parallax is not None else (0.0, -oblique)
+    top_center, _, _ = _draw_body(image, center, size, textures, rot, style, par, _LIGHT, shadow)
     return RenderedCube(value, top_center, place, size)
 
 
@@ -431,7 +440,7 @@ def render_roll_on_board(rng: np.random.Generator, *, cocked_prob: float = 0.5,
     cw = field.checker_size[0]
     checker_r = cw / 2 * px_per_unit
     checkers = tuple((x, y, checker_r) for x, y, _, p in board.checkers if 1 <= p <= 24 or p == 0)
-    die_units = fw / 19.0 * float(rng.uniform(0.9, 1.1))
+    die_units = fw / 30.0 * float(rng.uniform(0.85, 1.2))  # 16 mm dice on a ~50 cm field
     die_px = die_units * px_per_unit
     roller = "bottom" if rng.random() < 0.5 else "top"
     right = "right" if roller == "bottom" else "left"
@@ -480,7 +489,10 @@ def render_roll_on_board(rng: np.random.Generator, *, cocked_prob: float = 0.5,
     cocked_index = int(rng.integers(2)) if rng.random() < cocked_prob else -1
     truth = []
     style = DIE_STYLES[int(rng.integers(len(DIE_STYLES)))]
-    oblique = float(rng.uniform(0, 0.15))
+    cam_height = float(rng.uniform(1.0, 2.0)) * w  # pixels: the camera above the image centre
+
+    def parallax(x: float, y: float) -> tuple[float, float]:
+        return ((x - w / 2) / cam_height, (y - h / 2) / cam_height)
     for i in range(2):
         kind = str(rng.choice(list(kinds))) if i == cocked_index else "flat"
         if kind == "flat" and rng.random() < on_checker_prob and any(
@@ -494,7 +506,7 @@ def render_roll_on_board(rng: np.random.Generator, *, cocked_prob: float = 0.5,
         tilt = float(rng.uniform(*tilt_range)) if kind == "tilted" else 0.0
         reason = None if kind in ("flat", "checker") else kind
         d = draw_die(image, (x, y), die_px, int(rng.integers(1, 7)), yaw_deg=rng.uniform(0, 360), tilt_deg=tilt,
-                     tilt_dir_deg=rng.uniform(0, 360), style=style, oblique=oblique, reason=reason)
+                     tilt_dir_deg=rng.uniform(0, 360), style=style, parallax=parallax(x, y), reason=reason)
         d = dataclasses.replace(d, on_checker=on_chk)
         placed.append((x, y))
         truth.append(d)
@@ -506,8 +518,8 @@ def render_roll_on_board(rng: np.random.Generator, *, cocked_prob: float = 0.5,
         x, y = to_img(fx, fy)
         if all(math.hypot(x - a_, y - b_) > 2 * die_px for a_, b_ in placed):
             value = 64 if place == "centre" else int(rng.choice(CUBE_VALUES))
-            cube = draw_cube(image, (x, y), die_px * 1.2, value, yaw_deg=rng.uniform(-20, 20),
-                             style=CUBE_STYLES[int(rng.integers(len(CUBE_STYLES)))], oblique=oblique, place=place)
+            cube = draw_cube(image, (x, y), die_px * float(rng.uniform(1.2, 1.6)), value, yaw_deg=rng.uniform(-20, 20),
+                             style=CUBE_STYLES[int(rng.integers(len(CUBE_STYLES)))], parallax=parallax(x, y), place=place)
     return RenderedRoll(image, field, roller, tuple(truth), cube, checkers)
 
 

@@ -129,7 +129,7 @@ def _cmd_import(args: argparse.Namespace) -> int:
 
 
 def _write_log(path: str, match) -> None:
-    from companion.match_log import MatchLog, MatchLogError, result_of
+    from companion.match_log import MatchLog, MatchLogError
     from companion.match import Match
 
     try:
@@ -139,8 +139,7 @@ def _write_log(path: str, match) -> None:
     with log:
         replay = Match.from_config(match.config())
         for action in match.actions:
-            events = replay.apply(action)
-            log.append(action, result_of(replay, events))
+            log.record(replay, action, replay.apply(action))
 
 
 def _open_log(path: str):

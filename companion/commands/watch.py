@@ -308,6 +308,7 @@ def run(args: argparse.Namespace) -> int:
                 match_log=args.match_log,
                 motion=not args.stills,
                 resize_to_first=not args.stills,
+                report_every_frame=args.stills,
             )
         except (RefereeError, ValueError) as exc:
             raise UserError(str(exc)) from None

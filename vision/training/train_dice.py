@@ -27,7 +27,7 @@ import torch
 from torch import nn
 
 from vision.dice_data import LabelledImage, default_dice_root, iter_datasets
-from vision.dice_patches import DETECT_DIE_PX, PATCH, STRIDE, crop_patch, detector_blob, patches_blob
+from vision.dice_patches import CUBE_CONTEXT, DETECT_DIE_PX, PATCH, STRIDE, crop_patch, detector_blob, patches_blob
 from vision.training.nets import DiceClassifier, DiceDetector
 
 #: Classifier classes: 0..5 the pip values 1..6, 6 "not a die", 7 a doubling cube.
@@ -254,17 +254,20 @@ def cube_patches(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarr
         cube = draw_cube(bg, (64 + rng.uniform(-4, 4), 64 + rng.uniform(-4, 4)), size, CUBE_VALUES[k],
                          yaw_deg=rng.uniform(0, 360), style=st, oblique=float(rng.uniform(0, 0.3)))
         c = (cube.center[0] + rng.normal(0, 0.05 * size), cube.center[1] + rng.normal(0, 0.05 * size))
-        xs.append(photometric(crop_patch(bg, c, size * math.exp(rng.uniform(-0.15, 0.2)), rng.uniform(0, 360)), rng))
+        xs.append(photometric(crop_patch(bg, c, size * math.exp(rng.uniform(-0.15, 0.2)), rng.uniform(0, 360),
+                                         context=CUBE_CONTEXT), rng))
         ys.append(k)
     return patches_blob(xs), np.asarray(ys, np.int64)
 
 
 def tilt_patches(n: int, rng: np.random.Generator, real: list) -> tuple[np.ndarray, np.ndarray]:
-    """``n`` patches in the board's top-down frame for the tilt network: (n, 3, 32, 32) float32 and
-    (n,) labels (1 = the die does not rest flat). Half are tilted renders (4..45 degrees); flat ones
-    are renders seen straight down or with parallax (oblique up to 0.5) and real top-down dice from
-    ``real`` [(image, LabelledImage)] (nell-byler only: photos taken from above)."""
-    from vision.cocked import TILT_CONTEXT, TILT_PATCH
+    """``n`` patches as :func:`vision.cocked.oriented_patch` gives them (board plane from above,
+    parallax pointing up) for the tilt network: (n, 3, 32, 32) float32 and (n,) labels (1 = the die
+    does not rest flat). Half are tilted renders (4..45 degrees, leaning any way); flat ones are
+    renders with parallax up to 0.45 (the renderer's ``oblique`` shifts heights upwards, as the
+    oriented patch puts parallax) and real dice from ``real`` [(image, LabelledImage)] (nell-byler
+    only: photos taken from above, principal point at the image centre)."""
+    from vision.cocked import TILT_CONTEXT, TILT_PATCH, oriented_patch
     from vision.render_dice import DIE_STYLES, DieStyle, draw_die, random_background
 
     xs, ys = [], []
@@ -275,22 +278,26 @@ def tilt_patches(n: int, rng: np.random.Generator, real: list) -> tuple[np.ndarr
             j = int(rng.integers(len(item.values)))
             s = die_sizes(item)[j]
             c = item.centers[j] + rng.normal(0, 0.05 * s, 2)
-            xs.append(photometric(crop_patch(img, tuple(c), s * math.exp(rng.uniform(-0.15, 0.2)), rng.uniform(0, 360),
-                                             TILT_PATCH, TILT_CONTEXT), rng, strong=False))
+            xs.append(photometric(oriented_patch(img, tuple(c), s * math.exp(rng.uniform(-0.15, 0.2)), None, None,
+                                                 TILT_PATCH, TILT_CONTEXT), rng, strong=False))
             ys.append(0)
             continue
         bg = random_background(rng, (160, 160))
-        size = rng.uniform(30, 50)
+        size = rng.uniform(24, 50)
         st = DIE_STYLES[int(rng.integers(len(DIE_STYLES)))]
         if rng.random() < 0.25:
             st = DieStyle("random", tuple(int(v) for v in rng.integers(0, 256, 3)),
                           tuple(int(v) for v in rng.integers(0, 256, 3)))
         tilt = float(rng.uniform(4, 45)) if tilted else 0.0
+        oblique = float(rng.uniform(0, 0.45)) if rng.random() < 0.7 else float(rng.uniform(0, 0.08))
         d = draw_die(bg, (80, 80), size, int(rng.integers(1, 7)), yaw_deg=rng.uniform(0, 360), tilt_deg=tilt,
-                     tilt_dir_deg=rng.uniform(0, 360), style=st, oblique=float(rng.uniform(0, 0.5)))
+                     tilt_dir_deg=rng.uniform(0, 360), style=st, oblique=oblique)
         c = (d.center[0] + rng.normal(0, 0.06 * size), d.center[1] + rng.normal(0, 0.06 * size))
-        xs.append(photometric(crop_patch(bg, c, size * math.exp(rng.uniform(-0.15, 0.25)), rng.uniform(0, 360),
-                                         TILT_PATCH, TILT_CONTEXT), rng, strong=False))
+        # principal point far below: "outwards" is up, give or take 20 degrees
+        a = math.radians(rng.uniform(-20, 20))
+        principal = (c[0] - 1000 * math.sin(a), c[1] + 1000 * math.cos(a))
+        xs.append(photometric(oriented_patch(bg, c, size * math.exp(rng.uniform(-0.15, 0.25)), None, principal,
+                                             TILT_PATCH, TILT_CONTEXT), rng, strong=False))
         ys.append(int(tilted))
     return patches_blob(xs), np.asarray(ys, np.int64)
 

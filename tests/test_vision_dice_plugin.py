@@ -1,0 +1,59 @@
+"""Dice and cube on rendered board frames through the BoardReader plug-in."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+pytest.importorskip("vision.render_board")
+
+from vision.dice_plugin import DicePlugin  # noqa: E402
+from vision.render_dice import evaluate_cocked_rendered, render_roll_on_board  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def plugin():
+    return DicePlugin()
+
+
+def _matched(judged, truth):
+    out = []
+    for t in truth:
+        best = min(judged, key=lambda d: math.hypot(d.center[0] - t.center[0], d.center[1] - t.center[1]), default=None)
+        assert best is not None and math.hypot(best.center[0] - t.center[0], best.center[1] - t.center[1]) < 0.6 * t.size
+        out.append(best)
+    return out
+
+
+@pytest.mark.parametrize("kind", ["on_bar", "off_board", "wrong_half"])
+def test_positional_reasons_on_rendered_boards(plugin, kind):
+    rng = np.random.default_rng({"on_bar": 1, "off_board": 2, "wrong_half": 3}[kind])
+    for _ in range(3):
+        roll = render_roll_on_board(rng, cocked_prob=1.0, kinds=(kind,), on_checker_prob=0.0)
+        plugin.roller = roll.roller
+        judged = plugin.dice(roll.image, roll.field)
+        got = _matched(judged, roll.dice)
+        assert [g.reason for g in got] == [t.reason for t in roll.dice]
+        assert [g.value for g in got] == [t.value for t in roll.dice]
+
+
+def test_cube_is_read_once_per_frame(plugin):
+    rng = np.random.default_rng(11)
+    roll = render_roll_on_board(rng, cocked_prob=0.0, cube_prob=1.0)
+    while roll.cube is None:
+        roll = render_roll_on_board(rng, cocked_prob=0.0, cube_prob=1.0)
+    plugin.dice(roll.image, roll.field)
+    scan = plugin._scan
+    cube = plugin.cube(roll.image, roll.field)
+    assert plugin._scan is scan  # the same detector pass served both
+    assert cube is not None and cube.value == roll.cube.value and cube.place == roll.cube.place
+
+
+@pytest.mark.slow
+def test_tilted_dice_on_rendered_boards(plugin):
+    res = evaluate_cocked_rendered(24, plugin.reader, seed=5, cocked_prob=1.0, kinds=("tilted",))
+    assert res["recall"] >= 0.8, res
+    assert res["precision"] >= 0.9, res
+    assert res["value_accuracy"] >= 0.9, res

@@ -1,0 +1,80 @@
+"""Dice and cube plug-ins for :class:`vision.reader.BoardReader` (``companion read``).
+
+The board reader calls ``dice_reader(image_bgr, field)`` and then ``cube_reader(image_bgr, field)``
+on each frame. :class:`DicePlugin` serves both from one detector pass (the scan of the last frame
+is kept on the instance) and judges cocked dice with :func:`vision.cocked.judge_roll`::
+
+    plugin = DicePlugin()
+    reader = BoardReader(field=field, dice_reader=plugin.dice, cube_reader=plugin.cube)
+
+``roller`` (``"top"``/``"bottom"``, the image side of the player to roll) and ``checkers``
+(``(x, y, radius)`` image pixels, for the on-checker setting) may be updated between frames.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+from companion.observation import CubeReading, DieReading
+from vision.cocked import CockedRules, TiltModel, judge_roll
+from vision.cube import CubeReader, cube_from_scan
+from vision.dice import DiceReader, as_bgr
+
+
+class DicePlugin:
+    """Reads the dice (cocked flags set when a field is given) and the cube of a frame.
+
+    ``models``: model folder (default ``vision/models``); ``rules``: :class:`CockedRules`;
+    ``roller``: see module docstring. Raises ``FileNotFoundError`` when the dice models are
+    missing (the cube and tilt models are optional: without them no cube is read and no die is
+    called tilted).
+    """
+
+    def __init__(self, models: Any = None, rules: CockedRules = CockedRules(),
+                 roller: Optional[str] = None) -> None:
+        self.reader = DiceReader(models)
+        try:
+            self.cube_reader: Optional[CubeReader] = CubeReader(models)
+        except FileNotFoundError:
+            self.cube_reader = None
+        try:
+            self.tilt: Optional[TiltModel] = TiltModel(models)
+        except FileNotFoundError:
+            self.tilt = None
+        self.rules = rules
+        self.roller = roller
+        self.checkers: Sequence[tuple[float, float, float]] = ()
+        self._key: Optional[tuple] = None
+        self._scan: Any = None
+
+    def _frame_key(self, image: np.ndarray, field: Any) -> tuple:
+        sample = np.ascontiguousarray(image[:: max(image.shape[0] // 16, 1), :: max(image.shape[1] // 16, 1)])
+        return (image.shape, hashlib.blake2b(sample.tobytes(), digest_size=8).digest(), id(field))
+
+    def scan(self, image_bgr: np.ndarray, field: Any):
+        """``(candidates, probabilities)`` of :meth:`vision.dice.DiceReader.scan`, reused for the same frame."""
+        image_bgr = as_bgr(image_bgr)
+        key = self._frame_key(image_bgr, field)
+        if key != self._key:
+            self._scan = self.reader.scan(image_bgr, field)
+            self._key = key
+        return self._scan
+
+    def dice(self, image_bgr: np.ndarray, field: Any = None) -> list[DieReading]:
+        """Every die in the frame; with a ``field`` each is judged flat or cocked (reason, message)."""
+        cands, probs = self.scan(image_bgr, field)
+        dice = self.reader.dice_from_scan(cands, probs)
+        if field is None:
+            return dice
+        return judge_roll(dice, field, image_bgr, roller=self.roller, checkers=self.checkers,
+                          rules=self.rules, tilt_model=self.tilt)
+
+    def cube(self, image_bgr: np.ndarray, field: Any = None) -> Optional[CubeReading]:
+        """The doubling cube in the frame, or ``None``."""
+        if self.cube_reader is None:
+            return None
+        cands, probs = self.scan(image_bgr, field)
+        return cube_from_scan(as_bgr(image_bgr), cands, probs, field, self.cube_reader)
