@@ -50,14 +50,15 @@ def index() -> Any:
     if not may_view():
         return _refused()
     dash = dashboard()
+    recent, last_id = dash.announcer.snapshot(300)
     view = _view()
     return render_template(
         "index.html",
         view=view,
         signed_in=is_signed_in(),
         csrf=csrf_token(),
-        recent=[payload for _id, payload in dash.announcer.recent(300)],
-        last_event_id=dash.announcer.last_id,
+        recent=[payload for _id, payload in recent],
+        last_event_id=last_id,
     )
 
 

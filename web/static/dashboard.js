@@ -139,7 +139,9 @@
   }
 
   function connect() {
-    var es = new EventSource("/events?view=1");
+    // Start right after the events the page was rendered with (no gap); on a
+    // reconnect the browser sends Last-Event-ID and the server replays the rest.
+    var es = new EventSource("/events?view=1&last_event_id=" + encodeURIComponent(document.body.dataset.renderedEventId));
     es.onopen = function () { setConnection("live", "Live"); refresh(); };
     es.addEventListener("view", function (m) {
       try { apply(JSON.parse(m.data)); } catch (e) { setConnection("error", "Bad view: " + e.message); }
@@ -149,6 +151,9 @@
       var received = nowMs();
       var ev;
       try { ev = JSON.parse(m.data); } catch (e) { return; }
+      var id = parseInt(m.lastEventId, 10);
+      if (id <= loggedId) return;  // already listed
+      loggedId = id;
       document.body.dataset.lastEventId = m.lastEventId;
       addLog(ev, m.lastEventId, received);
     };
@@ -225,6 +230,8 @@
     cameraButton.textContent = on ? "Hide camera" : "Show camera";
   });
 
+  var loggedId = parseInt(document.body.dataset.lastEventId, 10) || 0;
+  document.body.dataset.renderedEventId = String(loggedId);
   var initial = [];
   try { initial = JSON.parse(document.getElementById("initial-events").textContent); } catch (e) { initial = []; }
   var firstId = parseInt(document.body.dataset.lastEventId, 10) - initial.length + 1;
