@@ -69,6 +69,12 @@ def test_the_real_referee_game_in_the_browser(browser, tmp_path):
         hints = page.locator("#hints li").all_inner_texts()
         assert len(hints) >= 1
 
+        # The checkers move before the play is judged: the board follows them.
+        progress = driver.until_type("verdict", verdict="in_progress")
+        caption = page.wait_for_selector("#board-caption.progress", timeout=WAIT)
+        assert progress["play"] in caption.inner_text()
+        assert page.locator("#board #point-24").get_attribute("data-count") != "2" or "24" not in progress["play"]
+
         legal = driver.until_type("verdict", verdict="legal")
         assert legal["play"] in hints
         page.wait_for_function(
