@@ -620,7 +620,10 @@ def _tall_stack(gx: np.ndarray, gy: np.ndarray, cols: _Columns, i: int, rx: floa
         peaks.sort()
         if len(peaks) < 3:
             return []
-        found.append((peaks, float(np.median(np.diff(peaks)))))
+        spacing = float(np.median(np.diff(peaks)))
+        if spacing >= 0.85 * dh:  # checkers side by side: not an overlapping line
+            return []
+        found.append((peaks, spacing))
     (near, s_near), (far, s_far) = found
     # Overlap shows on both sides of every checker's outline alike; rims or emblems
     # that double the peaks on one side only do not count.
