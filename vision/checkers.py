@@ -63,6 +63,8 @@ class CheckerSettings:
     work_scale: float = 0.5
     checker_diameter: float = 0.98
     edge_min: float = 6.0
+    shapeless_run: int = 3
+    shapeless_arc: float = 0.7
     tall_edge_min: float = 8.0
     colour_split: float = 25.0
     occluder_min_area: float = 1.5
@@ -100,6 +102,8 @@ class CheckerSettings:
                 kind = names[k].type
                 if kind in ("bool", bool):
                     out[k] = bool(v)
+                elif kind in ("int", int):
+                    out[k] = int(v)
                 elif str(kind).startswith("tuple"):
                     out[k] = tuple(float(x) for x in v)
                 else:
@@ -364,7 +368,7 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
         n = _stack_count(e, settings)
         places = list(ev["v"][:n])
         if n == len(e):  # the line reaches the middle: checkers may overlap (up to 15)
-            places = _tall_stack(gx, gy, cols, i, rx, ry, dh, h, settings) or places
+            places = _tall_stack(gx, gy, inner, cols, i, rx, ry, dh, h, settings) or places
         for k, v in enumerate(places):
             x = float(cols.centres[i])
             y = float(cols.bases[i] + cols.dirs[i] * v)
@@ -393,7 +397,14 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
 
         mask, unreadable = find_occluders(ev["strips"], ev["templates"], classes, counts, dh, model,
                                           settings, cols.centres, cols.dirs, (h, w))
-        occluded = bool(mask is not None and mask.any())
+        # A long "stack" without a single checker outline is a sleeve or an arm lying
+        # along the point, not checkers (a real line shows at least its top's edge).
+        shapeless = [i + 1 for i in range(24)
+                     if ev["arc"].shape[1] >= settings.shapeless_run and counts[i] >= settings.shapeless_run
+                     and float(ev["arc"][i, :min(counts[i], ev["arc"].shape[1])].max()) < settings.shapeless_arc]
+        if shapeless:
+            unreadable = tuple(sorted(set(unreadable) | set(shapeless)))
+        occluded = bool(unreadable)
     # A side has 15 checkers: an excess on the readable points and the bar is a misread.
     labelled = _at_most_fifteen(labelled, set(unreadable))
     counts, point_colours, bar = _tally(labelled)
@@ -590,15 +601,15 @@ def _bar_checkers(lab: np.ndarray, gx: np.ndarray, gy: np.ndarray, inner: np.nda
     return out
 
 
-def _tall_stack(gx: np.ndarray, gy: np.ndarray, cols: _Columns, i: int, rx: float, ry: float, dh: float, h: int,
-                settings: CheckerSettings) -> list[float]:
+def _tall_stack(gx: np.ndarray, gy: np.ndarray, inner: np.ndarray, cols: _Columns, i: int, rx: float, ry: float,
+                dh: float, h: int, settings: CheckerSettings) -> list[float]:
     """Checker places along a point whose line reaches the board's middle.
 
     Overlapping checkers each show outlines across the line (near and far arcs peak
     at every checker). The outline peaks (at least 0.3 checker apart) give the
     spacing; when near and far agree on a spacing clearly less than a checker, the
-    count is the span over the spacing, plus one (at most 15).
-    Returns the checker centres (distances from the base) or ``[]`` when the line
+    count is the span over the spacing, plus one (at most 15), provided the line keeps
+    one colour all along. Returns the checker centres (distances from the base) or ``[]`` when the line
     does not overlap.
     """
     hh = int(0.5 * h)
@@ -635,7 +646,14 @@ def _tall_stack(gx: np.ndarray, gy: np.ndarray, cols: _Columns, i: int, rx: floa
     if n <= int((hh + 0.3 * dh) // dh):
         return []
     step = span / max(1, n - 1)
-    return [0.5 * dh + k * step for k in range(n)]
+    places = [0.5 * dh + k * step for k in range(n)]
+    # One colour all along (a hand at the end of a line is not more checkers).
+    ys = np.clip(np.rint(cols.bases[i] + cols.dirs[i] * np.array(places)).astype(int), 0, inner.shape[0] - 1)
+    x = int(np.clip(round(cols.centres[i]), 0, inner.shape[1] - 1))
+    labs = _weighted(inner[ys, x], settings)
+    if np.linalg.norm(labs - np.median(labs, axis=0), axis=1).max() > settings.colour_reject:
+        return []
+    return places
 
 
 def _tally(checkers: Sequence[Checker]) -> tuple[list[int], list[Optional[str]], dict[str, int]]:
