@@ -140,7 +140,8 @@ class CheckerColours:
 @dataclasses.dataclass(frozen=True)
 class Checker:
     """One checker found: ``x``, ``y`` canonical field pixels, ``lab`` its inner colour,
-    ``score`` its arc score, ``place`` 1..24 (point) or 0 (bar), ``colour`` once known."""
+    ``score`` its evidence (>= 1), ``place`` 1..24 (point) or 0 (bar), ``colour`` once
+    known, ``outlined`` whether its own outline was seen (not only its colour)."""
 
     x: float
     y: float
@@ -148,6 +149,7 @@ class Checker:
     score: float
     place: int
     colour: Optional[str] = None
+    outlined: bool = True
 
 
 @dataclasses.dataclass(frozen=True)
@@ -373,7 +375,9 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
             x = float(cols.centres[i])
             y = float(cols.bases[i] + cols.dirs[i] * v)
             c = inner[int(np.clip(round(y), 0, h - 1)), int(np.clip(round(x), 0, w - 1))]
-            checkers.append(Checker(x, y, (float(c[0]), float(c[1]), float(c[2])), float(e[min(k, len(e) - 1)]), i + 1))
+            kk = min(k, len(e) - 1)
+            checkers.append(Checker(x, y, (float(c[0]), float(c[1]), float(c[2])), float(e[kk]), i + 1,
+                                    outlined=bool(ev["arc"][i, kk] >= 1.0)))
     t4 = time.perf_counter()
     timings["points"] = (t4 - t3) * 1e3
 
@@ -741,7 +745,9 @@ def classify_colours(checkers: Sequence[Checker], colours: Optional[CheckerColou
         groups.setdefault(key, []).append(idx)
     keys = list(groups)
     feats = np.array([np.median([checkers[i].lab for i in groups[k]], axis=0) for k in keys], np.float32)
-    weights = np.array([len(groups[k]) for k in keys], np.float32)
+    # Checkers seen by their outline weigh fully; colour-only ones (a hand or a cup can
+    # pass for a line of them) a quarter, so they cannot pull a cluster their way.
+    weights = np.array([sum(1.0 if checkers[i].outlined else 0.25 for i in groups[k]) for k in keys], np.float32)
     wf = _weighted(feats, settings)
 
     def centres_from(model: CheckerColours) -> np.ndarray:
@@ -765,7 +771,7 @@ def classify_colours(checkers: Sequence[Checker], colours: Optional[CheckerColou
             for j in (a, b):
                 other = b if j == a else a
                 sel = (dmat[j] <= dmat[other]) & (dmat[j] <= settings.colour_reject)
-                lab_c.append(np.median(np.repeat(feats[sel], weights[sel].astype(int), axis=0), axis=0))
+                lab_c.append(np.median(np.repeat(feats[sel], np.maximum(1, np.rint(weights[sel] * 4)).astype(int), axis=0), axis=0))
             if colours is not None:
                 # Learned colours name the two clusters (the light set may be the darker
                 # one in this frame's light); the clusters follow this frame's lighting.
