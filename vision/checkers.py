@@ -64,6 +64,7 @@ class CheckerSettings:
     checker_diameter: float = 0.98
     edge_min: float = 6.0
     shapeless_run: int = 3
+    arc_same_radius: bool = True
     shapeless_arc: float = 0.7
     tall_edge_min: float = 8.0
     colour_split: float = 25.0
@@ -250,7 +251,7 @@ def _columns(w: int, h: int, halves: Sequence[float]) -> _Columns:
 
 
 def _slot_arcs(gx: np.ndarray, gy: np.ndarray, cols: _Columns, rx: float, ry: float, dh: float, h: int,
-               settings: CheckerSettings) -> tuple[np.ndarray, np.ndarray]:
+               settings: CheckerSettings, same_radius: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Far-arc outline scores at every point's slots: (24, K) float32 (best of five
     offsets within a fifth of a checker of each slot centre), and the slot centres (K,)."""
     nv = int(0.5 * h)
@@ -262,7 +263,7 @@ def _slot_arcs(gx: np.ndarray, gy: np.ndarray, cols: _Columns, rx: float, ry: fl
     cx = np.repeat(cols.centres, m)
     direction = np.repeat(cols.dirs, m)
     cy = np.repeat(cols.bases, m) + direction * np.tile(vv, 24)
-    far = _arc_scores(gx, gy, cx, cy, rx, ry, direction, np.arange(20, 161, 10))
+    far = _arc_scores(gx, gy, cx, cy, rx, ry, direction, np.arange(20, 161, 10), same_radius=same_radius)
     return far.reshape(24, n_slots, len(offsets)).max(axis=2), vk
 
 
@@ -277,7 +278,7 @@ def _gradients(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _arc_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, rx: float, ry: float,
                 direction: np.ndarray, angles_deg: np.ndarray, radii=(0.86, 0.95, 1.04),
-                percentile: float = 30.0) -> np.ndarray:
+                percentile: float = 30.0, same_radius: bool = False) -> np.ndarray:
     """Edge strength across an arc of a checker-sized ellipse, for many centres.
 
     At each angle the radial component of the Lab gradient (``gx``, ``gy``: (h, w, 3)
@@ -297,9 +298,14 @@ def _arc_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, 
     yi = np.clip(np.rint(ys).astype(np.int32), 0, h - 1)
     nyb = np.broadcast_to(ny, xi.shape)[..., None]
     g = gx[yi, xi] * (0.125 * ca[..., None]) + gy[yi, xi] * (0.125 * nyb)  # (N, A, R, 3), Lab units
-    per_angle = np.sqrt((g * g).sum(-1)).max(axis=2)  # (N, A)
-    q = int(round(percentile / 100.0 * (per_angle.shape[1] - 1)))
-    return np.partition(per_angle, q, axis=1)[:, q].astype(np.float32)
+    mag = np.sqrt((g * g).sum(-1))  # (N, A, R)
+    if not same_radius:
+        per_angle = mag.max(axis=2)  # (N, A)
+        q = int(round(percentile / 100.0 * (per_angle.shape[1] - 1)))
+        return np.partition(per_angle, q, axis=1)[:, q].astype(np.float32)
+    # One radius for the whole arc (a circle), the best of the radii.
+    q = int(round(percentile / 100.0 * (mag.shape[1] - 1)))
+    return np.partition(mag, q, axis=1)[:, q, :].max(axis=1).astype(np.float32)
 
 
 def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings = CheckerSettings(),
@@ -349,11 +355,13 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
         rx = 0.5 * pw * size
         ry = rx * (field.size[1] / field.size[0]) * field.geometry.aspect
         dh = 2 * ry
-        far, vk = _slot_arcs(gx, gy, cols, rx, ry, dh, h, settings)
+        far, vk = _slot_arcs(gx, gy, cols, rx, ry, dh, h, settings, same_radius=False)
         support = float(np.minimum(far / settings.tall_edge_min, 3.0).sum())
         if best is None or support > best[0] * (1.0 + 1e-6):
             best = (support, size, rx, ry, dh, far, vk)
     _, used_diameter, rx, ry, dh, far, vk = best
+    if settings.arc_same_radius:
+        far, vk = _slot_arcs(gx, gy, cols, rx, ry, dh, h, settings, same_radius=True)
     thr = settings.edge_min
     t3 = time.perf_counter()
     timings["arcs"] = (t3 - t2) * 1e3
