@@ -859,8 +859,9 @@ def _colour_only_lines(checkers: Sequence[Checker], unreadable: set[int], settin
 
 def _stack_count(e: np.ndarray, settings: CheckerSettings, covered: Optional[np.ndarray] = None) -> int:
     """Checkers in a line from the base given per-slot evidence ``e`` (K,): the longest
-    run from slot 0 of slots reaching 1; a slot reaching only ``settings.slot_weak``
-    is bridged when the next one reaches 1 (a faint checker inside a stack), unless a
+    run from slot 0 of slots reaching 1; one or two slots reaching only
+    ``settings.slot_weak`` are bridged when the run ends in one reaching 1 (faint
+    checkers inside a stack), unless a
     die covers a fifth of it or more (``covered``: (K,) fractions; a die's remains are
     no faint checker); a slot a die covers is bridged whatever its evidence when the
     next one reaches 1 (checkers stand in a line from the base: one is under the die)."""
@@ -871,13 +872,25 @@ def _stack_count(e: np.ndarray, settings: CheckerSettings, covered: Optional[np.
             n = k + 1
         elif covered is not None and covered[k] >= 0.2 and k + 1 < len(e) and e[k + 1] >= 1.0:
             pass  # a die hides this slot but a checker stands beyond it: checkers do not float
-        elif (e[k] >= settings.slot_weak and k + 1 < len(e) and e[k + 1] >= 1.0
-              and (covered is None or covered[k] < 0.2)):
+        elif e[k] >= settings.slot_weak and (covered is None or covered[k] < 0.2) and _weak_run_ends_strong(
+                e, k, settings.slot_weak, covered):
             pass
         else:
             break
         k += 1
     return n
+
+
+def _weak_run_ends_strong(e: np.ndarray, k: int, weak: float, covered: Optional[np.ndarray]) -> bool:
+    """Whether slots ``k``.. of ``e`` stay at or above ``weak`` (and clear of dice)
+    until one reaches 1 within two slots: faint checkers inside a stack that goes on
+    (a longer faint run is more likely an unevenly lit empty point)."""
+    for j in range(k + 1, min(len(e), k + 3)):  # at most two faint ones in a row
+        if e[j] >= 1.0:
+            return True
+        if e[j] < weak or (covered is not None and covered[j] >= 0.2):
+            return False
+    return False
 
 
 def _weighted(lab: np.ndarray, settings: CheckerSettings) -> np.ndarray:
