@@ -101,6 +101,9 @@ def main(argv=None) -> int:
     lines.append(f"plain recursive generator: {plain:,.0f} positions/s on the first "
                  f"{len(base_pairs)}; legal_plays on the same: {fast_same:,.0f}/s; "
                  f"ratio {fast_same / plain:.1f}x")
+    full = throughput(pairs, lambda p, d: [play.result for play in legal_plays(p, d)])
+    lines.append(f"  with every Play object and resulting Position built too: {full:,.0f} "
+                 "positions/s")
     for label, pick in (("non-doubles", lambda d: not d.is_double),
                         ("doubles", lambda d: d.is_double)):
         sub = [(p, d) for p, d in pairs if pick(d)]

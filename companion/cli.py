@@ -17,7 +17,10 @@ from companion import __version__
 COMMAND_MODULES: tuple[str, ...] = (
     "companion.commands.rules",
     "companion.commands.match",
+    "companion.commands.leds",
+    "vision.commands",
     "vision.dice_commands",
+    "companion.commands.watch",
 )
 
 

@@ -22,11 +22,13 @@ from companion.bus import Event
 
 @dataclasses.dataclass(frozen=True)
 class ObservationEvent(Event):
-    """A stable reading of the board (after the stability filter), as plain data."""
+    """A stable reading of the board (after the stability filter), as plain data;
+    ``frame_index``: the source's frame that completed it (-1 unknown)."""
 
     type = "observation"
     observation: dict[str, Any] = dataclasses.field(default_factory=dict)
     stable: bool = True
+    frame_index: int = -1
 
 
 @dataclasses.dataclass(frozen=True)
@@ -169,3 +171,28 @@ class LinkStateEvent(Event):
     state: str = "connecting"
     port: str = ""
     detail: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class BoardStatusEvent(Event):
+    """What the stability filter makes of the board, on each change:
+    ``status`` ``"moving"``, ``"occluded"`` (a hand or arm over it),
+    ``"settling"``, ``"undecided"`` (frames disagree), ``"held"`` (impossible
+    checker totals: not judged), ``"stable"``, ``"unreadable"``; ``detail`` a
+    sentence (why a reading is held); ``frame_index`` the frame (from 0 in
+    the source) that changed it."""
+
+    type = "board"
+    status: str = "stable"
+    detail: str = ""
+    frame_index: int = -1
+
+
+@dataclasses.dataclass(frozen=True)
+class ButtonEvent(Event):
+    """A button on the LED board: ``button`` ``"confirm"`` or ``"undo"``; ``action``
+    ``"press"`` or ``"long_press"``."""
+
+    type = "button"
+    button: str = "confirm"
+    action: str = "press"

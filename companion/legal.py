@@ -331,7 +331,7 @@ class LegalPlays:
                             result=apply_steps(self.position, pairs))
                 plays.append(play)
                 by_key[key] = play
-            plays.sort(key=lambda p: p.notation())
+
             self._plays = plays
             self._by_key = by_key
         return self._plays
@@ -341,7 +341,7 @@ class LegalPlays:
 
     @property
     def plays(self) -> list[Play]:
-        """The plays, sorted by notation."""
+        """The plays (in generation order; sort by ``notation()`` for display)."""
         return list(self._build())
 
     def __contains__(self, item: object) -> bool:

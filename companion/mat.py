@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any, Optional, Sequence
+from typing import Any, Optional
 
 from companion.match import Match, MatchError, MatchRules, PLAY, CUBE_RESPONSE, GAME_OVER, MATCH_OVER
 
@@ -134,7 +134,10 @@ def _entry(text: str, player: int, move: int, line: int) -> MatEntry:
     raise MatError(f"unparsable entry {text!r}", move=move, line=line)
 
 
-def _move_line(raw: str, number: int, line_no: int) -> list[MatEntry]:
+def _move_line(raw: str, number: int, line_no: int, right_column: int = RIGHT_COLUMN) -> list[MatEntry]:
+    """The entries of one numbered line; a lone entry belongs to the right player
+    when it starts past the middle between the columns (``right_column``: where
+    the right player's name starts in the game's score line)."""
     head = _MOVE_RE.match(raw)
     assert head
     rest_start = head.end()
@@ -153,7 +156,7 @@ def _move_line(raw: str, number: int, line_no: int) -> list[MatEntry]:
         players = [0, 1]
     else:
         column = rest_start + starts[0]
-        players = [1 if column >= (RIGHT_COLUMN + 5) // 2 + 5 else 0]
+        players = [1 if column >= (right_column + 6) // 2 else 0]
     return [_entry(p, pl, number, line_no) for p, pl in zip(pieces, players)]
 
 
@@ -201,6 +204,7 @@ def parse_mat(text: str) -> MatRecord:
                 raise MatError(f"players {names} differ from the first game's {players}",
                                game=game_no, line=index)
             current["score"] = (int(score.group(2)), int(score.group(4)))
+            current["right_column"] = max(score.start(3), 12)
             expect_score = False
             continue
         m = _MATCH_RE.match(raw)
@@ -228,7 +232,7 @@ def parse_mat(text: str) -> MatRecord:
             raise MatError(f"expected 'Game 1', got {stripped[:40]!r}", line=index)
         m = _WINS_RE.match(raw)
         if m:
-            player = 1 if len(m.group(1)) >= 20 else 0
+            player = 1 if len(m.group(1)) >= (current["right_column"] + 6) // 2 else 0
             current["entries"].append(MatEntry(player, "wins", value=int(m.group(2)),
                                                move=last_move or None, line=index))
             continue
@@ -239,7 +243,7 @@ def parse_mat(text: str) -> MatRecord:
                 raise MatError(f"move {number} follows move {last_move}", game=game_no, line=index)
             last_move = number
             try:
-                current["entries"].extend(_move_line(raw, number, index))
+                current["entries"].extend(_move_line(raw, number, index, current["right_column"]))
             except MatError as exc:
                 raise MatError(exc.reason, game=game_no, move=number, line=index) from None
             continue
@@ -338,13 +342,14 @@ class ImportResult:
             "players": list(self.match.players),
             "games": [
                 {"number": g.number, "winner": g.winner, "points": g.points, "cube": g.cube,
-                 "crawford": g.crawford, "kind": g.kind}
+                 "crawford": g.crawford}
                 for g in self.match.games
             ],
         }
 
 
-def _import(record: MatRecord, rules: MatchRules, allow_unfinished: bool) -> Match:
+def _import(record: MatRecord, rules: MatchRules, allow_unfinished: bool,
+            allow_illegal: bool = False) -> Match:
     match = Match(record.match_length, players=record.players, rules=rules)
     for gi, game in enumerate(record.games):
         last_game = gi == len(record.games) - 1
@@ -389,6 +394,10 @@ def _import(record: MatRecord, rules: MatchRules, allow_unfinished: bool) -> Mat
                     try:
                         match.play(after, player=entry.player, notation=entry.moves)
                     except MatchError:
+                        if allow_illegal:  # the play stood: record it as a referee correction
+                            match.correct(after.swap(), on_roll=1 - entry.player, dice=None,
+                                          reason=f"illegal play {entry.moves!r} for {hi}{lo} in the record")
+                            continue
                         n = max(1, len(match.legal_plays()))
                         what = repr(entry.moves) if entry.moves else "(no move)"
                         if not match.legal_plays():
@@ -415,12 +424,14 @@ def _import(record: MatRecord, rules: MatchRules, allow_unfinished: bool) -> Mat
                     match.drop(entry.player)
             except MatchError as exc:
                 raise fail(f"{who}: {entry.kind}: {exc}", entry) from None
-        if match.game_number == game.number and match.phase not in (GAME_OVER, MATCH_OVER):
+        if first:
+            if last_game and allow_unfinished:
+                break
+            raise fail("the game has no moves: the record is truncated")
+        if match.phase not in (GAME_OVER, MATCH_OVER):
             if last_game and allow_unfinished:
                 break
             raise fail("the game has no result ('Wins N points'): the record is truncated")
-        if match.game_number == game.number and not match.games[-1:]:
-            raise fail("the game has no result")
     if not allow_unfinished and match.length > 0 and not match.over:
         raise MatError(f"the match to {match.length} is unfinished at {match.score[0]}-{match.score[1]}"
                        " (truncated record?)")
@@ -451,34 +462,57 @@ def _import_wins(match: Match, entry: MatEntry, game: int, fail) -> None:
 
 
 def import_mat(text: str, *, rules: Optional[MatchRules] = None,
-               allow_unfinished: bool = False) -> ImportResult:
+               allow_unfinished: bool = False, allow_illegal: bool = False) -> ImportResult:
     """Parse and replay a ``.mat`` record through our rules.
 
     ``rules``: the match rules; by default the Crawford rule, and for money
     sessions beavers (up to 3) with the Jacoby rule inferred from the record
     (tried off, then on). ``allow_unfinished``: accept a record that stops before
-    the match (or the last game) is over. Raises :class:`MatError` naming the
-    game, move number, line and reason at the first illegal or unparsable entry.
+    the match (or the last game) is over. ``allow_illegal``: keep an illegal play
+    that can be carried out on the board (one that stood because the opponent
+    accepted it) as a referee correction instead of stopping. Raises
+    :class:`MatError` naming the game, move number, line and reason at the first
+    illegal or unparsable entry.
     """
     record = parse_mat(text)
     if rules is not None:
-        return ImportResult(_import(record, rules, allow_unfinished), record)
-    if record.match_length > 0:
-        return ImportResult(_import(record, MatchRules(), allow_unfinished), record)
-    try:
-        return ImportResult(_import(record, MatchRules(beavers=3), allow_unfinished), record)
-    except MatError as first_error:
+        return ImportResult(_import(record, rules, allow_unfinished, allow_illegal), record)
+    candidates = rules_from_tags(record)
+    errors: list[MatError] = []
+    for candidate in candidates:
         try:
-            return ImportResult(_import(record, MatchRules(beavers=3, jacoby=True), allow_unfinished),
-                                record)
-        except MatError as second_error:
-            # report the error of the reading that went further
-            return _raise_later(first_error, second_error)
+            return ImportResult(_import(record, candidate, allow_unfinished, allow_illegal), record)
+        except MatError as exc:
+            errors.append(exc)
+    # report the error of the reading that went furthest
+    raise max(errors, key=lambda e: (e.game or 0, e.line or 0))
 
 
-def _raise_later(a: MatError, b: MatError):
-    key = lambda e: (e.game or 0, e.line or 0)  # noqa: E731
-    raise (b if key(b) > key(a) else a)
+def _switch(value: Optional[str]) -> Optional[bool]:
+    if value is None:
+        return None
+    word = value.strip().lower()
+    if word in ("on", "yes", "true", "1"):
+        return True
+    if word in ("off", "no", "false", "0"):
+        return False
+    return None
+
+
+def rules_from_tags(record: MatRecord) -> list[MatchRules]:
+    """The rule sets to try for a record, from its header tags (``; [Crawford "Off"]``,
+    ``; [Jacoby "On"]``, ``; [Beaver "On"]``, as eXtreme Gammon writes them) and
+    otherwise the usual defaults: the Crawford rule in matches; in money play
+    beavers (up to 3) and the Jacoby rule tried off, then on."""
+    tags = {k.lower(): v for k, v in record.tags.items()}
+    crawford = _switch(tags.get("crawford"))
+    jacoby = _switch(tags.get("jacoby"))
+    beaver = _switch(tags.get("beaver", tags.get("beavers")))
+    if record.match_length > 0:
+        return [MatchRules(crawford=crawford is not False)]
+    beavers = 0 if beaver is False else 3
+    options = [jacoby] if jacoby is not None else [False, True]
+    return [MatchRules(beavers=beavers, jacoby=j) for j in options]
 
 
 # ------------------------------------------------------------ exporting
@@ -502,8 +536,49 @@ def _play_notation(action: dict[str, Any], before, dice) -> str:
     return " ".join(f"{m.from_point}/{m.to_point}{'*' if m.hit else ''}" for m in play.moves)
 
 
+def board_change_notation(before, after) -> str:
+    """Checker moves (gnubg .mat form) that turn ``before`` into ``after``, both from
+    the mover's view, whether or not they are legal for any roll: used for an
+    illegal play that stood. Sources and destinations are paired from the back
+    (highest points first); ``*`` marks a point where an opponent's blot was hit.
+    Raises :class:`MatError` when the change is not a movement of the mover's
+    checkers (checkers appear or vanish, the opponent's checkers move other than
+    to the bar).
+    """
+    m0, m1 = before.mover, after.mover
+    o0, o1 = before.opponent, after.opponent
+    sources: list[int] = []
+    targets: list[int] = []
+    for p in range(26):
+        diff = m1[p] - m0[p]
+        if diff < 0:
+            sources += [p] * -diff
+        elif diff > 0:
+            targets += [p] * diff
+    if len(sources) != len(targets) or 25 in targets or 0 in sources:
+        raise MatError("checkers appeared or vanished")
+    hits = set()
+    for q in range(1, 25):  # opponent's own numbering
+        diff = o1[q] - o0[q]
+        if diff > 0 or (diff < 0 and not (o0[q] == 1 and o1[q] == 0)):
+            raise MatError("the opponent's checkers moved")
+        if diff < 0:
+            hits.add(25 - q)
+    if o1[25] - o0[25] != len(hits) or o1[0] != o0[0]:
+        raise MatError("the opponent's checkers moved")
+    sources.sort(reverse=True)
+    targets.sort(reverse=True)
+    moves = []
+    for a, b in zip(sources, targets):
+        if b >= a:
+            raise MatError("a checker moved backwards")
+        moves.append(f"{a}/{b}{'*' if b in hits else ''}")
+    return " ".join(moves)
+
+
 def export_mat(match: Match, *, event_date: Optional[str] = None) -> str:
-    """The match as a Jellyfish ``.mat`` text in gnubg's layout.
+    """The match as a Jellyfish ``.mat`` text in gnubg's layout, with the rules as
+    header tags (``; [Crawford "On"]``; ``Jacoby`` and ``Beaver`` for money play).
 
     Replays ``match.actions`` to recover each play's checker moves. Raises
     :class:`MatError` if the match holds something the format cannot say (a
@@ -512,7 +587,13 @@ def export_mat(match: Match, *, event_date: Optional[str] = None) -> str:
     out: list[str] = []
     if event_date:
         out.append(f'; [EventDate "{event_date}"]')
-        out.append("")
+    on_off = {True: "On", False: "Off"}
+    if match.length > 0:
+        out.append(f'; [Crawford "{on_off[match.rules.crawford]}"]')
+    else:
+        out.append(f'; [Jacoby "{on_off[match.rules.jacoby]}"]')
+        out.append(f'; [Beaver "{on_off[match.rules.beavers > 0]}"]')
+    out.append("")
     out.append(f" {match.length} point match")
     out.append("")
     replay = Match(match.length, players=match.players, rules=match.rules)
@@ -525,8 +606,22 @@ def export_mat(match: Match, *, event_date: Optional[str] = None) -> str:
             raise MatError("a match set up from a Match ID cannot be written to a .mat record")
         if kind == "correction" and (action.get("position_id") != replay.position_id()
                                      or action.get("on_roll") != replay.on_roll):
-            raise MatError(f"game {replay.game_number}: a referee correction of the board"
-                           " cannot be written to a .mat record")
+            if not (replay.phase == PLAY and action.get("on_roll") == 1 - replay.on_roll
+                    and not action.get("dice")):
+                raise MatError(f"game {replay.game_number}: a referee correction of the board"
+                               " cannot be written to a .mat record")
+            # an illegal play that stood (accepted by the opponent): its checker moves
+            from companion.position import Position
+
+            before, dice, player = replay.position, replay.dice, replay.on_roll
+            after = Position.from_position_id(action["position_id"]).swap()
+            try:
+                text = board_change_notation(before, after)
+            except MatError as exc:
+                raise MatError(f"game {replay.game_number}: a referee correction cannot be"
+                               f" written to a .mat record ({exc.reason})") from None
+            hi, lo = max(dice), min(dice)
+            current.append((player, f"{hi}{lo}: {text} " if text else f"{hi}{lo}: "))
         if kind == "opening_roll" and replay.phase in ("opening_roll", GAME_OVER):
             if current is None or replay.phase == GAME_OVER:
                 current = []
@@ -544,6 +639,9 @@ def export_mat(match: Match, *, event_date: Optional[str] = None) -> str:
                 current.append((e.player, f" {word} => {e.value}"))
             elif e.type == "cube" and e.action in ("take", "drop"):
                 current.append((e.player, " Takes" if e.action == "take" else " Drops"))
+            elif e.type == "cube" and e.action == "automatic_double":
+                raise MatError(f"game {replay.game_number}: an automatic double cannot be written"
+                               " to a .mat record")
             elif e.type == "game_end":
                 current.append((e.winner, f"Wins {e.points} point{'s' if e.points != 1 else ''}"))
     for number, (entries, score) in enumerate(zip(games, headers), start=1):

@@ -173,7 +173,10 @@ class Match:
 
     State (read-only attributes/properties): ``score`` (tuple), ``cube``
     (:class:`~companion.cube.Cube`), ``cube_value``, ``cube_owner``,
-    ``crawford``, ``post_crawford``, ``phase`` (``"opening_roll"``, ``"roll"``,
+    ``crawford`` (the current or, once a game is over, the next game is the
+    Crawford game; gnubg's Match ID bit), ``game_crawford`` (the game in
+    progress is the Crawford game: no doubling), ``post_crawford``, ``note`` (a
+    legal but pointless double), ``phase`` (``"opening_roll"``, ``"roll"``,
     ``"play"``, ``"cube_response"``, ``"resignation_response"``,
     ``"game_over"``, ``"match_over"``), ``on_roll`` (player whose turn it is, or
     ``None`` before the opening roll), ``turn`` (player who must act now),
@@ -558,7 +561,7 @@ class Match:
                 self._turn_event()]
 
     def _turn_event(self) -> ev.TurnEvent:
-        waiting = {MATCH_OVER: "game_over", RESIGNATION_RESPONSE: "cube_response"}.get(self.phase, self.phase)
+        waiting = "game_over" if self.phase == MATCH_OVER else self.phase
         return ev.TurnEvent(
             player=self.turn,
             waiting_for=waiting,

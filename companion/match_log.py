@@ -7,7 +7,9 @@ players, rules); table ``events`` holds one row per action: a sequence number
 (1, 2, 3, ... without gaps), wall-clock time in milliseconds, the action
 type, the action dict as JSON, the result (Match ID and Position ID after the
 action, and the game end it caused, if any) as JSON, and a CRC-32 of both JSON
-texts. The state is rebuilt by replaying the actions
+texts. An action that ends a game is followed by a ``game_end`` row (winner,
+points, kind, cube, score, Crawford), so the score sheet can be read from the
+log directly. The state is rebuilt by replaying the actions
 (:meth:`MatchLog.replay`), which also checks that every stored result is
 reproduced. Unreadable files, gaps, checksum mismatches and results that do
 not replay are reported as :class:`MatchLogError`, never dropped silently.
@@ -29,6 +31,9 @@ from typing import Any, Iterator, NamedTuple, Optional
 from companion.match import Match, MatchError
 
 SCHEMA_VERSION = 1
+
+#: The ``type`` of the rows that record a game's end (derived, checked on replay).
+GAME_END = "game_end"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -215,8 +220,22 @@ class MatchLog:
             expected += 1
 
     def actions(self) -> list[dict[str, Any]]:
-        """The action dicts in order."""
-        return [r.action for r in self.records()]
+        """The action dicts in order (without the ``game_end`` rows, which are derived)."""
+        return [r.action for r in self.records() if r.action.get("type") != GAME_END]
+
+    def record(self, match: Match, action: dict[str, Any], events: list) -> None:
+        """Log an action just applied to ``match`` (its ``events`` as returned by
+        :meth:`Match.apply`): one row, and when it ended a game, a ``game_end``
+        row after it (each in its own transaction)."""
+        result = result_of(match, events)
+        self.append(action, result)
+        if result["game_end"] is not None:
+            self.append({"type": GAME_END, **result["game_end"]}, result)
+
+    def games_ended(self) -> list[dict[str, Any]]:
+        """The ``game_end`` rows: ``winner``, ``points``, ``kind``, ``cube``,
+        ``score``, ``crawford``, ``match_over`` per finished game (the score sheet)."""
+        return [r.result["game_end"] for r in self.records() if r.action.get("type") == GAME_END]
 
     def __len__(self) -> int:
         (count,) = self._conn.execute("SELECT COUNT(*) FROM events").fetchone()
@@ -228,8 +247,28 @@ class MatchLog:
         Raises :class:`MatchLogError` naming the event that does not apply or
         whose stored Match ID / Position ID / game end differs from the replay.
         """
+        match, _missing = self._replay()
+        if cls is not Match:
+            rebuilt = cls.__new__(cls)
+            rebuilt.__dict__.update(match.__dict__)
+            return rebuilt
+        return match
+
+    def _replay(self) -> tuple[Match, Optional[dict[str, Any]]]:
+        """The rebuilt match, and the result of the last event when its ``game_end``
+        row is missing (the process died between the two transactions)."""
         match = Match.from_config(self.config)
+        expected_end: Optional[dict[str, Any]] = None
+        last_result: Optional[dict[str, Any]] = None
         for record in self.records():
+            if record.action.get("type") == GAME_END:
+                if expected_end is None or record.result != last_result:
+                    raise MatchLogError(f"{self.path}: event {record.seq} is a game end the replay"
+                                        " does not produce")
+                expected_end = None
+                continue
+            if expected_end is not None:
+                raise MatchLogError(f"{self.path}: the game end after event {record.seq - 1} is missing")
             try:
                 events = match.apply(record.action)
             except MatchError as exc:
@@ -240,11 +279,9 @@ class MatchLog:
                     f"{self.path}: event {record.seq} replays to {got['match_id']} {got['position_id']}"
                     f", the log says {record.result.get('match_id')} {record.result.get('position_id')}"
                 )
-        if cls is not Match:
-            rebuilt = cls.__new__(cls)
-            rebuilt.__dict__.update(match.__dict__)
-            return rebuilt
-        return match
+            last_result = got
+            expected_end = got["game_end"]
+        return match, (last_result if expected_end is not None else None)
 
     def close(self) -> None:
         """Close the database connection."""
@@ -282,7 +319,11 @@ class LoggedMatch(Match):
                 stored = log.config
                 log.close()
                 raise MatchLogError(f"{path}: the log holds a different match ({stored})")
-            match = log.replay(cls)
+            plain, missing = log._replay()
+            if missing is not None:  # died between an action and its game end: complete it
+                log.append({"type": GAME_END, **missing["game_end"]}, missing)
+            match = cls.__new__(cls)
+            match.__dict__.update(plain.__dict__)
         else:
             if config is None:
                 raise MatchLogError(f"{path}: no match log there, and no match to start")
@@ -299,7 +340,7 @@ class LoggedMatch(Match):
         if log is None:  # while being rebuilt by replay (undo)
             return events
         try:
-            log.append(action, result_of(self, events))
+            log.record(self, action, events)
         except BaseException:
             self._restore(saved)
             raise

@@ -245,7 +245,7 @@ def apply_steps(position: "Position", steps: Iterable[tuple[int, int]],
             o[25 - t] = 0
             o[25] += 1
         m[t] += 1
-    return Position(tuple(m), tuple(o))
+    return Position._trusted(tuple(m), tuple(o))
 
 
 def moves_from_steps(position: "Position", steps: Iterable[tuple[int, int]]) -> tuple[CheckerMove, ...]:
@@ -253,12 +253,20 @@ def moves_from_steps(position: "Position", steps: Iterable[tuple[int, int]]) -> 
     ``position``. Raises ``ValueError`` like :func:`apply_steps`."""
     o = list(position.opponent)
     out = []
+    new = object.__new__
+    put = object.__setattr__
     for s, t in steps:
+        if not (1 <= s <= 25 and 0 <= t < s):
+            raise NotationError(f"cannot move {_point_name(s)}/{_point_name(t)}")
         hit = False
         if t:
             q = 25 - t
             if o[q] == 1:
                 hit = True
                 o[q] = 0
-        out.append(CheckerMove(s, t, hit))
+        move = new(CheckerMove)  # checked above: skip the dataclass checks
+        put(move, "from_point", s)
+        put(move, "to_point", t)
+        put(move, "hit", hit)
+        out.append(move)
     return tuple(out)

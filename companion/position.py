@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence, Union
 
 from companion.position_id import PositionIdError, decode_position_id, encode_position_id
 
-__all__ = ["Position", "PositionStatus", "PositionError", "PositionIdError", "OFF", "BAR",
-           "CHECKERS"]
+if TYPE_CHECKING:  # pragma: no cover
+    from companion.dice import Dice
+    from companion.play import Play
+
+__all__ = ["Position", "PositionStatus", "PositionError", "PositionIdError", "IllegalPlayError",
+           "OFF", "BAR", "CHECKERS"]
 
 #: Index of the borne-off checkers in a side tuple.
 OFF = 0
@@ -32,10 +36,17 @@ class PositionError(ValueError):
     a signed board with both colours on one point requested, ...)."""
 
 
+class IllegalPlayError(ValueError):
+    """A play that the rules do not allow in the position with the roll."""
+
+
 class PositionStatus(enum.IntFlag):
     """What is wrong with a position, as bits (``VALID`` = 0 = nothing).
 
-    Only impossibilities are flagged, never mere oddities.
+    Only impossibilities are flagged, never mere oddities. A player on the bar
+    against a closed board while the other bears off is NOT flagged: it happens
+    (a blot hit in the home board during the bear-off, then the board closed);
+    both players closed out on the bar at once cannot happen and is flagged.
     """
 
     VALID = 0
@@ -58,6 +69,8 @@ class PositionStatus(enum.IntFlag):
 
 def _side(values: Iterable[int], name: str) -> tuple[int, ...]:
     side = tuple(values)
+    if len(side) == 26 and all(type(v) is int for v in side) and min(side) >= 0:
+        return side
     if len(side) != 26:
         raise PositionError(f"{name}: 26 counts (off, points 1-24, bar), got {len(side)}")
     for v in side:
@@ -89,6 +102,14 @@ class Position:
         object.__setattr__(self, "opponent", _side(self.opponent, "opponent"))
 
     # ----------------------------------------------------------------- builders
+    @classmethod
+    def _trusted(cls, mover: tuple[int, ...], opponent: tuple[int, ...]) -> "Position":
+        """Build without checking (internal: callers pass two 26-tuples of ints >= 0)."""
+        pos = object.__new__(cls)
+        object.__setattr__(pos, "mover", mover)
+        object.__setattr__(pos, "opponent", opponent)
+        return pos
+
     @classmethod
     def initial(cls) -> "Position":
         """The starting position: 2 on the 24-point, 5 on 13, 3 on 8, 5 on 6, each side."""
@@ -243,6 +264,32 @@ class Position:
         if flags & PositionStatus.BOTH_BORNE_OFF:
             out.append("Both players have borne off all 15 checkers.")
         return out
+
+    def play(self, play: "Union[Play, str]", dice: "Union[Dice, tuple[int, int]]") -> "Position":
+        """The position after a LEGAL ``play`` (a :class:`~companion.play.Play` or its
+        notation) of ``dice``, same player still on roll (call :meth:`swap` to pass
+        the turn). Raises :class:`IllegalPlayError` (a ``ValueError``) when the play
+        is not one of the legal plays; use ``Play.apply_unchecked`` to skip the rules.
+
+        >>> Position.initial().play("8/5 6/5", (3, 1)).mover[5]
+        2
+        """
+        from companion.legal import legal_plays
+        from companion.play import Play
+
+        if isinstance(play, str):
+            play = Play.from_notation(play)
+        plays = legal_plays(self, dice)
+        try:
+            result = play.apply_unchecked(self)
+        except ValueError as exc:
+            raise IllegalPlayError(f"{play.notation()!r} cannot be played here: {exc}") from None
+        if result == self and not plays:
+            return self
+        if result not in plays:
+            raise IllegalPlayError(f"{play.notation() or 'no move'} is not a legal play of "
+                                   f"{plays.dice.d1}-{plays.dice.d2} here")
+        return result
 
     # ------------------------------------------------------------------ display
     def diagram(self) -> str:

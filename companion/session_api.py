@@ -26,7 +26,23 @@ class SessionApi(Protocol):
         """The whole current state as JSON-ready data (``GET /api/state``): position
         (26 signed ints and an ASCII diagram), ``position_id``, ``match_id``, dice,
         cube (value, owner, place), score, match length, Crawford flag, whose turn,
-        last verdict, settings (teaching or tournament mode, policies)."""
+        last verdict, settings (teaching or tournament mode, policies).
+
+        Keys as built by ``companion.session.Session.state``: ``waiting_for``
+        (``"opening_roll"``, ``"roll"``, ``"play"``, ``"correction"``,
+        ``"cube_response"``, ``"resignation_response"``, ``"game_over"``),
+        ``on_roll``, ``turn``, ``dice``, ``position`` (26 signed ints, view of
+        the player on roll), ``table_position`` (player 0's view),
+        ``position_id``, ``match_id``, ``diagram``, ``cube`` (``value``,
+        ``owner``, ``offered``, ``place``), ``score``, ``match_length``,
+        ``crawford``, ``game_number``, ``players``, ``last_verdict`` (a verdict
+        event dict or None), ``illegal_board``, ``settings``
+        (``illegal_play_policy``, ``die_on_checker``, ``mode``, ``layout``),
+        ``mode``, ``games`` (the score sheet: ``number``, ``winner``,
+        ``points``, ``kind``, ``cube``, ``crawford``, ``score``), ``resignation``
+        (``{"player", "level"}`` or None), ``pip_count`` and ``legal_plays``
+        (teaching mode only), ``stability``, ``source``, ``frames``,
+        ``match_settings``."""
         ...
 
     def new_match(self, settings: dict[str, Any]) -> None:
@@ -54,6 +70,23 @@ class SessionApi(Protocol):
 
     def undo(self, by: str) -> None:
         """Undo the last verdict or override."""
+        ...
+
+    def confirm(self, by: str) -> None:
+        """Accept the illegal play on the board as it stands while the referee waits
+        for a correction (the referee's call, or the opponent's option)."""
+        ...
+
+    def double(self, player: int, by: str) -> None:
+        """``player`` (0 or 1) doubles, when the camera cannot see the cube."""
+        ...
+
+    def take(self, player: int, by: str) -> None:
+        """``player`` takes the pending double."""
+        ...
+
+    def drop(self, player: int, by: str) -> None:
+        """``player`` drops the pending double: the game ends."""
         ...
 
     def match_record(self) -> str:

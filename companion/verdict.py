@@ -32,7 +32,7 @@ Standard library only.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Optional, Union
+from typing import Any, Optional, Sequence, Union
 
 from companion.dice import Dice
 from companion.legal import LegalPlays, legal_plays
@@ -141,18 +141,33 @@ def judge(before: Position, dice: Union[Dice, tuple[int, int]], after: Position,
 
 # ----------------------------------------------------------------- diagnosis
 def _distance(a: Position, b: Position) -> int:
-    return (sum(abs(x - y) for x, y in zip(a.mover, b.mover))
-            + sum(abs(x - y) for x, y in zip(a.opponent, b.opponent)))
+    """Pips the mover's checkers of ``a`` stand away from those of ``b`` (earth
+    mover's distance along the track) plus the opponent's misplaced checkers."""
+    carried = 0
+    pips = 0
+    for x, y in zip(reversed(a.mover), reversed(b.mover)):
+        carried += x - y
+        pips += abs(carried)
+    return pips + sum(abs(x - y) for x, y in zip(a.opponent, b.opponent))
 
 
-def _best_play(plays: LegalPlays, after: Position) -> Optional[Play]:
+def _best_play(plays: LegalPlays, after: Position,
+               seen_steps: Sequence[tuple[int, int]] = ()) -> Optional[Play]:
+    """The legal play whose result is nearest to ``after`` (checkers out of place);
+    ties go to the play sharing most checker moves with ``seen_steps``."""
     best = None
-    best_d = None
+    best_score = None
     for play in plays:
         assert play.result is not None
-        d = _distance(play.result, after)
-        if best_d is None or d < best_d:
-            best, best_d = play, d
+        own = [(m.from_point, m.to_point) for m in play.moves]
+        shared = 0
+        for step in seen_steps:
+            if step in own:
+                own.remove(step)
+                shared += 1
+        score = (_distance(play.result, after), -shared)
+        if best_score is None or score < best_score:
+            best, best_score = play, score
     return best
 
 
@@ -174,7 +189,11 @@ def _implied_opponent(before: Position, after: Position) -> tuple[int, ...]:
 def _explain(before: Position, dice: Dice, after: Position, plays: LegalPlays,
              complete: bool) -> Verdict:
     reasons: list[Reason] = []
-    closest = _best_play(plays, after)
+    found = None
+    if sum(after.mover) == sum(before.mover):
+        found = _relaxed_matches(before, dice, after)
+    seen_steps = [(s, t) for s, t, _, _ in found[0]] if found else []
+    closest = _best_play(plays, after, seen_steps)
     hint = f" {closest.notation()} was possible." if closest is not None else (
         " No legal play exists with this roll." if not plays else "")
 
@@ -207,15 +226,15 @@ def _explain(before: Position, dice: Dice, after: Position, plays: LegalPlays,
         play = plays.play_for(Position(after.mover, _implied_opponent(before, after)))
         seen_play = play
     elif sum(after.mover) == sum(before.mover):
-        found = _relaxed_matches(before, dice, after)
         if found is None:
             back = _backwards_point(before, after)
             if back is not None:
                 add("moved_backwards", f"A checker moved backwards to {_name(back)}: checkers"
                     " only move forwards, from higher points towards the home board.")
             else:
-                add("wrong_distance", f"No die allows that: with {dice.d1}-{dice.d2} each "
-                    f"checker moves exactly {_dice_words(dice)} points per die.")
+                add("wrong_distance", f"No die allows {_describe(before, after)}: with "
+                    f"{dice.d1}-{dice.d2} a checker moves {_dice_words(dice)} points per die"
+                    + (" (or the dice one after the other)." if not dice.is_double else "."))
         else:
             steps, violations = found
             seen_play = Play(tuple(CheckerMove(s, t, h) for s, t, h, _ in steps))
@@ -226,6 +245,20 @@ def _explain(before: Position, dice: Dice, after: Position, plays: LegalPlays,
     if not reasons:
         add("not_legal", "This is not a legal play with this roll." + hint)
     return Verdict("illegal", seen_play, tuple(reasons), closest, not plays)
+
+
+def _describe(before: Position, after: Position) -> str:
+    """The mover's change as moves: sources and destinations paired highest first."""
+    src: list[int] = []
+    dst: list[int] = []
+    for p in range(25, -1, -1):
+        d = after.mover[p] - before.mover[p]
+        if d < 0:
+            src.extend([p] * -d)
+        elif d > 0:
+            dst.extend([p] * d)
+    moves = [CheckerMove(s, t) for s, t in zip(src, dst) if s > t]
+    return format_moves(moves) if moves else "that change"
 
 
 def _dice_words(dice: Dice) -> str:

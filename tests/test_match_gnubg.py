@@ -42,7 +42,7 @@ DRIVER = textwrap.dedent(r'''
     import gnubg, json, os
 
     def summary():
-        m = gnubg.match(analysis=0, boards=0, statistics=0, verbose=0)
+        m = gnubg.match(analysis=0, boards=1, statistics=0, verbose=0)
         games = []
         final = [0, 0]
         for g in m["games"]:
@@ -61,7 +61,9 @@ DRIVER = textwrap.dedent(r'''
             final = list(score)
             if winner is not None:
                 final[winner] += points
-            games.append({"score": score, "winner": winner, "points": points, "actions": actions})
+            boards = [a["board"] for a in g["game"] if "board" in a]
+            games.append({"score": score, "winner": winner, "points": points, "actions": actions,
+                          "boards": boards})
         return {"final_score": final, "games": games, "length": m["match-info"]["match-length"]}
 
     jobs = json.load(open(os.environ["MATCH_JOBS"]))
@@ -140,10 +142,12 @@ def test_we_import_every_gnubg_record(gnubg_records):
         assert list(match.score) == gnubg["final_score"], job["file"]
         assert [(g.winner, g.points) for g in match.games] == [
             (g["winner"], g["points"]) for g in gnubg["games"]], job["file"]
-        # every checker play and cube action replayed: gnubg's move count per game
+        # every checker play and double replayed from the position gnubg had
+        # (gnubg's Position ID before each move and double, in order)
         for ours, theirs in zip(match_games_actions(match), gnubg["games"]):
             moves = sum(1 for a in theirs["actions"] if a[1] == "move")
             assert ours["plays"] == moves, job["file"]
+            assert ours["boards"] == theirs["boards"], job["file"]
         if job["length"]:
             assert match.over, job["file"]
         lengths.add(job["length"])
@@ -151,17 +155,20 @@ def test_we_import_every_gnubg_record(gnubg_records):
 
 
 def match_games_actions(match: Match) -> list[dict]:
-    """Per game: how many plays (rolls with their checker moves) we replayed."""
+    """Per game: how many plays we replayed, and our Position ID before each
+    play and double (the view of the player acting)."""
     out: list[dict] = []
     replay = Match.from_config(match.config())
     current = None
     for action in match.actions:
         if action["type"] == "opening_roll" and replay.phase in ("opening_roll", "game_over") and (
                 current is None or replay.phase == "game_over"):
-            current = {"plays": 0}
+            current = {"plays": 0, "boards": []}
             out.append(current)
         if action["type"] == "play":
             current["plays"] += 1
+        if action["type"] in ("play", "double"):
+            current["boards"].append(replay.position_id())
         replay.apply(action)
     return out
 

@@ -62,15 +62,38 @@ def test_log_is_wal_and_one_row_per_event(tmp_path):
     match.log.close()
 
 
-def test_game_end_is_logged_with_its_event(tmp_path):
-    match = LoggedMatch.open(tmp_path / "m.sqlite3", CONFIG)
+def test_game_end_is_logged_as_its_own_event(tmp_path):
+    path = tmp_path / "m.sqlite3"
+    match = LoggedMatch.open(path, CONFIG)
     match.opening_roll((3, 1))
     match.play("8/5 6/5")
     match.double(1)
     match.drop(0)
-    last = list(match.log.records())[-1]
-    assert last.result["game_end"]["winner"] == 1 and last.result["game_end"]["points"] == 1
+    records = list(match.log.records())
+    assert [r.action["type"] for r in records[-2:]] == ["drop", "game_end"]
+    end = records[-1].action
+    assert (end["winner"], end["points"], end["kind"], end["score"]) == (1, 1, "drop", [0, 1])
+    assert match.log.games_ended() == [records[-1].result["game_end"]]
+    assert match.log.actions() == match.actions
     match.log.close()
+    # the process dies between the action and its game end: the resume completes it
+    conn = sqlite3.connect(path)
+    conn.execute("DELETE FROM events WHERE seq = (SELECT MAX(seq) FROM events)")
+    conn.commit()
+    conn.close()
+    resumed = LoggedMatch.open(path)
+    assert resumed.score == (0, 1) and resumed.phase == "game_over"
+    assert [r.action["type"] for r in resumed.log.records()][-2:] == ["drop", "game_end"]
+    resumed.opening_roll((6, 5))
+    resumed.log.close()
+    # a game end missing in the middle of the log is corruption
+    conn = sqlite3.connect(path)
+    conn.execute("DELETE FROM events WHERE kind = 'game_end'")
+    conn.execute("UPDATE events SET seq = seq - 1 WHERE seq > 5")
+    conn.commit()
+    conn.close()
+    with pytest.raises(MatchLogError):
+        LoggedMatch.open(path)
 
 
 def test_other_config_refused(tmp_path):
@@ -198,8 +221,9 @@ def test_sigkill_at_random_events_resumes_identically(tmp_path, repo_root):
     done = out.strip().splitlines()[-1].split()
     ref_log = MatchLog.open(reference)
     ref_actions = ref_log.actions()
+    ref_rows = len(ref_log)
     ref_log.close()
-    assert done[0] == "done" and int(done[1]) == len(ref_actions) > 50
+    assert done[0] == "done" and int(done[1]) == ref_rows > len(ref_actions) > 50
 
     rng = random.Random(7)
     path = tmp_path / "killed.sqlite3"
@@ -229,7 +253,7 @@ def test_sigkill_at_random_events_resumes_identically(tmp_path, repo_root):
             break
     assert finished and kills >= 3
     log = MatchLog.open(path)
-    assert log.actions() == ref_actions
+    assert log.actions() == ref_actions and len(log) == ref_rows
     resumed = log.replay()
     log.close()
     assert (resumed.match_id(), resumed.position_id()) == (done[2], done[3])

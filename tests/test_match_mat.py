@@ -82,9 +82,10 @@ def test_export_reimports_identically(shared_data):
     assert export_mat(second.match) == text
     # gnubg's layout: header, score line columns, move numbers
     lines = text.splitlines()
-    assert lines[0] == " 5 point match"
-    assert lines[3] == " gnubg : 0                      root : 0"
-    assert lines[4] == "  1)                             52: 13/8 24/22 "
+    assert lines[0] == '; [Crawford "On"]'
+    assert lines[2] == " 5 point match"
+    assert lines[5] == " gnubg : 0                      root : 0"
+    assert lines[6] == "  1)                             52: 13/8 24/22 "
 
 
 def test_checker_move_forms():
@@ -190,3 +191,133 @@ def test_parse_structure(shared_data):
     first = record.games[0].entries[0]
     assert (first.player, first.kind, first.dice, first.moves) == (1, "roll", (5, 2), "13/8 24/22")
     assert record.tags == {"EventDate": "2026.11.20"}
+
+
+def test_export_refuses_what_mat_cannot_hold():
+    match = Match(0, rules=MatchRules(automatic_doubles=1))
+    match.opening_roll((3, 3))
+    match.opening_roll((3, 1))
+    with pytest.raises(MatError, match="automatic double"):
+        export_mat(match)
+    match = Match(5)
+    match.opening_roll((3, 1))
+    match.play("8/5 6/5")
+    match.roll((6, 6))
+    match.set_dice((6, 5))  # a misread roll put right: representable
+    match.play("24/18 18/13")
+    assert "  1) 31: 8/5 6/5" in export_mat(match)
+    assert " 65: 24/18 18/13" in export_mat(match)
+    match.roll((2, 1))
+    match.set_position("4HPwATDgc/ABMA")  # the board itself overridden: not representable
+    with pytest.raises(MatError, match="correction"):
+        export_mat(match)
+
+
+def test_mutated_records_fail_only_with_mat_error(shared_data):
+    """Random damage to a real record: accepted (when still a legal match) or a
+    one-line MatError, never another exception."""
+    import random
+
+    text = _text(shared_data, FIVE)
+    rng = random.Random(5)
+    outcomes = {"ok": 0, "error": 0}
+    for _ in range(400):
+        lines = text.split("\n")
+        for _ in range(rng.randint(1, 3)):
+            k = rng.randrange(len(lines))
+            line = lines[k]
+            op = rng.randrange(5)
+            if op == 0:
+                del lines[k]
+            elif op == 1 and line:
+                j = rng.randrange(len(line))
+                lines[k] = line[:j] + rng.choice("0123456789/*: abDTW=>\t") + line[j + 1:]
+            elif op == 2:
+                lines.insert(k, lines[rng.randrange(len(lines))])
+            elif op == 3 and line:
+                lines[k] = line[: rng.randrange(len(line))]
+            elif op == 4:
+                lines[k] = line.replace("Takes", "Drops").replace("Wins 1 point", "Wins 2 points")
+        try:
+            import_mat("\n".join(lines))
+            outcomes["ok"] += 1
+        except MatError as exc:
+            assert "\n" not in str(exc) and str(exc)
+            outcomes["error"] += 1
+    assert outcomes["error"] > 200
+
+
+def test_illegal_play_that_stood_is_exported_and_reimported_on_request(shared_data):
+    """The referee records an illegal play accepted by the opponent as a correction;
+    the record shows its checker moves; a strict import stops there, and
+    ``allow_illegal`` keeps it."""
+    match = Match(5)
+    match.opening_roll((3, 1))
+    signed = match.position.to_signed()
+    signed[8] -= 1
+    signed[6] -= 1
+    signed[4] += 2  # 8/4 6/4 with 3-1: illegal
+    from companion.position import Position
+
+    illegal = Position.from_signed(signed)
+    match.correct(illegal.swap(), on_roll=1, dice=None, reason="illegal play accepted")
+    match.roll((6, 5))
+    match.play("24/18 18/13")
+    text = export_mat(match)
+    assert "  1) 31: 8/4 6/4 " in text
+    err = _error(text)
+    assert (err.game, err.move) == (1, 1) and "illegal play '8/4 6/4' for 31" in str(err)
+    again = import_mat(text, allow_illegal=True, allow_unfinished=True).match
+    assert again.position_id() == match.position_id() and again.match_id() == match.match_id()
+
+
+def test_game_without_moves_is_truncation(shared_data):
+    text = _text(shared_data, FIVE)
+    start = text.index("  1) 51: 13/8 24/23")
+    end = text.index(" Game 3")
+    err = _error(text[:start] + "\n" + text[end:])
+    assert err.game == 2 and "no moves" in str(err)
+
+
+XG_LAYOUT = '''; [Site "XG Mobile"]
+; [Player 1 "Ken"]
+
+3 point match
+
+ Game 1
+ Ken : 0                              Robot : 0
+  1) 41: 13/9 24/23                   16: 13/7 8/7
+  2) 53: 8/3 6/3                      66: 8/2(2) 7/1(2)
+  3)  Doubles => 2                     Drops
+      Wins 1 point
+
+ Game 2
+ Ken : 1                              Robot : 0
+  1)                                  31: 8/5 6/5
+  2) 21: 13/11 24/23                  64: 24/14*
+  3) 55:                              Wins 3 points and the match
+'''
+
+
+def test_other_programs_layout():
+    """Wider columns, low die first, (n) repeats, "Wins" on the move line,
+    "and the match": the columns are found from the game's score line."""
+    result = import_mat(XG_LAYOUT)
+    assert result.summary()["final_score"] == [1, 3]
+    assert [(g.winner, g.points, g.kind) for g in result.match.games] == [
+        (0, 1, "drop"), (1, 3, "resign")]
+    # Ken cannot enter against Robot's 5-point anchor... nor may he move 13/3(2)
+    err = _error(XG_LAYOUT.replace("  3) 55:  ", "  3) 55: 13/3(2)"))
+    assert (err.game, err.move) == (2, 3) and "no checker can move" in str(err)
+
+
+def test_header_tags_set_the_rules(shared_data):
+    text = _text(shared_data, FIVE)
+    # a double in game 3 is illegal under the Crawford rule...
+    doubled = text.replace("  2) 51: 13/8 6/5* ", "  2)  Doubles => 2                Drops\n"
+                                                  "      Wins 1 point\n", 1)
+    doubled = doubled[: doubled.index(" Game 4")]
+    assert "Crawford" in str(_error(doubled))
+    # ...and legal in a match played without it
+    result = import_mat('; [Crawford "Off"]\n' + doubled, allow_unfinished=True)
+    assert result.match.score == (3, 4) and not result.match.games[2].crawford

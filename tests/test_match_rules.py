@@ -191,3 +191,55 @@ def test_pointless_double_notes():
     assert scoring.pointless_double_note(1, (4, 2), 5, post_crawford=True) is None
     assert scoring.pointless_double_note(0, (3, 2), 5, post_crawford=False) is None
     assert scoring.pointless_double_note(0, (30, 2), 0, post_crawford=False) is None
+
+
+from hypothesis import given, strategies as st  # noqa: E402
+
+
+@given(
+    cube_log=st.integers(0, 15), owner=st.sampled_from([None, 0, 1]), dice_owner=st.integers(0, 1),
+    crawford=st.booleans(), state=st.sampled_from(["none", "playing", "over", "resigned", "dropped"]),
+    turn=st.integers(0, 1), doubled=st.booleans(), resigned=st.integers(0, 3),
+    dice=st.tuples(st.integers(0, 6), st.integers(0, 6)), length=st.integers(0, (1 << 15) - 1),
+    score=st.tuples(st.integers(0, (1 << 15) - 1), st.integers(0, (1 << 15) - 1)), jacoby_off=st.booleans(),
+)
+def test_match_id_round_trip(cube_log, owner, dice_owner, crawford, state, turn, doubled, resigned,
+                             dice, length, score, jacoby_off):
+    key = MatchKey(cube=1 << cube_log, cube_owner=owner, dice_owner=dice_owner, crawford=crawford,
+                   game_state=state, turn=turn, doubled=doubled, resigned=resigned, dice=dice,
+                   match_to=length, score=score, jacoby_off=jacoby_off)
+    text = key.encode()
+    assert len(text) == 12
+    assert MatchKey.decode(text) == key
+
+
+@given(st.lists(st.sampled_from(["double", "take", "drop", "beaver"]), max_size=30),
+       st.integers(0, 3))
+def test_cube_actions_keep_invariants(actions, beavers):
+    """Whatever is tried, the cube stays a power of two <= the maximum, owned by
+    whoever took last, and an illegal action raises CubeError without effect."""
+    rules = CubeRules(money=True, beavers=beavers, max_cube=64)
+    cube, on_roll = Cube(), 0
+    for action in actions:
+        before = cube
+        try:
+            if action == "double":
+                cube = cube.double(on_roll, on_roll=on_roll, rolled=False, crawford=False, rules=rules)
+            elif action == "take":
+                cube = cube.take(cube.responder if cube.offered else on_roll)
+            elif action == "beaver":
+                cube = cube.beaver(cube.responder if cube.offered else on_roll, rules)
+            else:
+                points = cube.drop(cube.responder if cube.offered else on_roll)
+                assert points == cube.value
+                cube, on_roll = Cube(), 1 - on_roll
+                continue
+        except CubeError:
+            assert cube == before
+            continue
+        assert cube.value <= 64 and cube.value & (cube.value - 1) == 0
+        assert cube.beavers <= beavers
+        if action == "take" and before.beavers == 0:
+            assert cube.owner == before.responder
+        if not cube.offered:
+            on_roll = 1 - on_roll  # the turn passes in this simplified game

@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 MODULES = ["companion.position", "companion.position_id", "companion.dice", "companion.play",
-           "companion.legal"]
+           "companion.legal", "companion.verdict"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -1,6 +1,7 @@
 """Differential test against the real GNU Backgammon: for seeded random positions
 and rolls (weighted towards the bar, closed boards, primes, bear-offs and doubles)
-the set of resulting positions of ``legal_plays`` must equal gnubg's ``hint`` list.
+the set of resulting positions of ``legal_plays`` must equal gnubg's ``hint`` list,
+and each play must be written exactly as gnubg writes it.
 
 Size: ``RULES_GNUBG_N`` positions (default 10,000), spread over
 ``RULES_GNUBG_PROCS`` gnubg processes (default 8: each ``hint`` call sleeps about
@@ -67,6 +68,7 @@ def test_legal_plays_equal_gnubg_hint(tmp_path):
     assert len(answers) == len(requests)
 
     differences = []
+    notation_differences = []
     stats = collections.Counter()
     for i, req in enumerate(requests):
         pid, dice = req["position_id"], tuple(req["dice"])
@@ -81,6 +83,13 @@ def test_legal_plays_equal_gnubg_hint(tmp_path):
         if our_ids != gnubg_ids:
             differences.append({"position_id": pid, "dice": dice, "ours": our_ids,
                                 "gnubg": gnubg_ids, "gnubg_moves": row["moves"]})
+        else:
+            # same notation as gnubg for each resulting position
+            ours_text = {p.result.position_id(): p.notation() for p in ours}
+            for result_id, move in zip(row["results"], row["moves"]):
+                stats["plays"] += 1
+                if ours_text[result_id] != move:
+                    notation_differences.append((pid, dice, move, ours_text[result_id]))
         stats["doubles" if dice[0] == dice[1] else "non-doubles"] += 1
         stats["no legal play" if not ours else f"{ours.max_moves} checker moves"] += 1
         pos = Position.from_position_id(pid)
@@ -93,6 +102,7 @@ def test_legal_plays_equal_gnubg_hint(tmp_path):
     print(f"\ngnubg differential: {len(requests)} positions, {len(differences)} differences;",
           dict(sorted(stats.items())), file=sys.stderr)
     assert not differences, json.dumps(differences[:5], indent=1)
+    assert not notation_differences, notation_differences[:10]
     # the sample really covers the hard parts
     assert stats["mover on the bar"] > len(requests) // 10
     assert stats["bearing off"] > len(requests) // 20

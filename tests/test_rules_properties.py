@@ -118,3 +118,23 @@ def test_random_steps_outside_the_legal_set_are_never_legal(pos, roll, raw):
         assert verdict.kind != "legal"
         if verdict.kind == "illegal":
             assert verdict.reasons
+
+
+@SETTINGS
+@given(positions(), dice, st.lists(st.tuples(st.booleans(), st.integers(0, 25), st.integers(-2, 2)),
+                                   min_size=1, max_size=5))
+def test_misread_boards_are_judged_never_raised(pos, roll, edits):
+    """Any board vision might report (checkers added, removed, both colours on a
+    point) gets a verdict with reasons, never an exception."""
+    mover, opponent = list(pos.mover), list(pos.opponent)
+    for is_mover, place, delta in edits:
+        side = mover if is_mover else opponent
+        side[place] = max(0, side[place] + delta)
+    seen = Position(tuple(mover), tuple(opponent))
+    verdict = judge(pos, roll, seen)
+    assert verdict.kind in ("legal", "illegal", "in_progress", "no_change")
+    if seen.status():
+        assert verdict.kind == "illegal" and verdict.reasons
+    if verdict.kind == "illegal":
+        assert all(r.message for r in verdict.reasons)
+        assert set(verdict.to_dict()) == {"verdict", "play", "reasons", "closest_legal"}

@@ -35,19 +35,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("file", help="the .mat file")
     p.add_argument("--export", metavar="OUT.mat", help="write the replayed match as .mat")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.add_argument("--log", metavar="LOG", help="also write the replayed match to a new match log")
+    p.add_argument("--log", "--match-log", dest="log", metavar="LOG",
+                   help="also write the replayed match to a new match log")
     p.add_argument("--allow-unfinished", action="store_true",
                    help="accept a record that stops before the match is over")
+    p.add_argument("--allow-illegal", action="store_true",
+                   help="keep illegal plays that stood (accepted by the opponent) instead of stopping")
     p.set_defaults(func=_cmd_import)
 
     p = sub.add_parser("show", help="score sheet and state of the match in the log")
-    p.add_argument("--log", default=os.environ.get("COMPANION_MATCH_LOG", DEFAULT_LOG),
+    p.add_argument("--log", "--match-log", dest="log",
+                   default=os.environ.get("COMPANION_MATCH_LOG", DEFAULT_LOG),
                    help=f"match log (default: $COMPANION_MATCH_LOG or {DEFAULT_LOG})")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_cmd_show)
 
     p = sub.add_parser("export", help="write the match in the log as .mat")
-    p.add_argument("--log", default=os.environ.get("COMPANION_MATCH_LOG", DEFAULT_LOG),
+    p.add_argument("--log", "--match-log", dest="log",
+                   default=os.environ.get("COMPANION_MATCH_LOG", DEFAULT_LOG),
                    help=f"match log (default: $COMPANION_MATCH_LOG or {DEFAULT_LOG})")
     p.add_argument("-o", "--output", metavar="OUT.mat", help="output file (default: standard output)")
     p.set_defaults(func=_cmd_export)
@@ -107,7 +112,8 @@ def _cmd_import(args: argparse.Namespace) -> int:
 
     text = _read_text(args.file)
     try:
-        result = import_mat(text, allow_unfinished=args.allow_unfinished)
+        result = import_mat(text, allow_unfinished=args.allow_unfinished,
+                            allow_illegal=args.allow_illegal)
     except MatError as exc:
         raise UserError(f"{args.file}: {exc}") from None
     match = result.match
@@ -123,7 +129,7 @@ def _cmd_import(args: argparse.Namespace) -> int:
 
 
 def _write_log(path: str, match) -> None:
-    from companion.match_log import MatchLog, MatchLogError, result_of
+    from companion.match_log import MatchLog, MatchLogError
     from companion.match import Match
 
     try:
@@ -133,8 +139,7 @@ def _write_log(path: str, match) -> None:
     with log:
         replay = Match.from_config(match.config())
         for action in match.actions:
-            events = replay.apply(action)
-            log.append(action, result_of(replay, events))
+            log.record(replay, action, replay.apply(action))
 
 
 def _open_log(path: str):

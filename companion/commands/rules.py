@@ -106,8 +106,8 @@ def legal_plays_answer(request: dict) -> dict:
     return {
         "position_id": request["position_id"],
         "dice": dice.as_list(),
-        "plays": [{"play": p.notation(), "position_id": p.result.position_id()}
-                  for p in plays],
+        "plays": sorted(({"play": p.notation(), "position_id": p.result.position_id()}
+                         for p in plays), key=lambda item: item["play"]),
     }
 
 

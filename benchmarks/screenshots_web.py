@@ -1,0 +1,94 @@
+"""Screenshots of the dashboard's main states, driven by the real referee session.
+
+Run from the project root:  python benchmarks/screenshots_web.py [--out benchmarks/results]
+
+The session (``companion.session.Session``) judges the demo game's readings
+(``tests/web_demo_driver.py``); at each decision the page in headless Chromium
+is photographed: ``web_1_start.png`` ... ``web_9_phone.png``. Prints each file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from web import create_app, serve  # noqa: E402
+from web_demo_driver import DemoDriver  # noqa: E402
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+TOKEN = "screenshots"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results"))
+    args = parser.parse_args()
+    out = pathlib.Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+
+    from playwright.sync_api import sync_playwright
+
+    def shot(page, name: str) -> None:
+        page.wait_for_timeout(300)
+        path = out / name
+        page.screenshot(path=str(path), full_page=True)
+        print(path)
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        for mode in ("teaching", "tournament"):
+            driver = DemoDriver(mode=mode)
+            app = create_app({"ACCESS_TOKEN": TOKEN}, session=driver.session)
+            server = serve(app, "127.0.0.1", 0, threads=8)
+            context = browser.new_context(viewport={"width": 1400, "height": 1000})
+            page = context.new_page()
+            page.goto(server.url + (f"/?token={TOKEN}" if mode == "teaching" else "/"))
+            page.wait_for_selector('#connection[data-state="live"]')
+            if mode == "teaching":
+                shot(page, "web_1_start.png")
+                driver.until_type("roll")
+                driver.until_type("verdict", verdict="in_progress")
+                page.wait_for_selector("#dice .die")
+                shot(page, "web_2_roll.png")
+                driver.until_type("cocked_dice")
+                page.wait_for_selector("#alert.cocked")
+                shot(page, "web_3_cocked.png")
+                driver.until_type("verdict", verdict="illegal")
+                page.wait_for_selector("#alert.illegal")
+                shot(page, "web_4_illegal_teaching.png")
+                driver.until_type("verdict", verdict="corrected")
+                page.wait_for_selector("#alert.corrected")
+                shot(page, "web_5_corrected.png")
+                driver.until_type("cube", action="double")
+                page.wait_for_function("() => document.querySelector('#cube-text').innerText.includes('double offered')")
+                shot(page, "web_6_double.png")
+                driver.until_type("game_end")
+                page.wait_for_selector("#scoresheet-table tr.game")
+                shot(page, "web_7_game_over.png")
+            else:
+                driver.until_type("verdict", verdict="illegal")
+                page.wait_for_selector("#alert.illegal")
+                shot(page, "web_8_illegal_tournament_viewer.png")
+                page.set_viewport_size({"width": 420, "height": 900})
+                shot(page, "web_9_phone.png")
+            context.close()
+            server.stop()
+        browser.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

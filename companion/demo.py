@@ -1,0 +1,183 @@
+"""The built-in demo recording of ``companion watch`` (no ``--source``).
+
+A short, fully scripted game (:func:`demo_script`): the opening roll, plays
+made checker by checker with a hand over the board, a cocked roll, an illegal
+play and its correction, a double and a take, and a redouble that is dropped,
+which ends the game with its score. The frames are rendered by the project's
+own renderers (``vision.render_board`` for the board and the hands,
+``vision.render_dice`` for the dice and the cube), deterministically, and cached
+on first use as a folder of JPEG frames (repeated frames are hard links) under
+``$COMPANION_CACHE`` or ``~/.cache/companion``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pathlib
+import random
+import shutil
+from typing import Any, Optional
+
+from companion.scripted_game import HAND_FRAMES, STILL_FRAMES, DieSpec, Scene, Script, _Builder
+from companion.table import TableLayout, right_half, signed_to_points
+
+DEMO_VERSION = 4
+DEMO_FPS = 10.0
+DEMO_SIZE = (1280, 720)
+#: The demo's players: player 0 (image bottom) plays the light checkers.
+DEMO_LAYOUT = TableLayout(("light", "dark"))
+
+
+def demo_script(seed: int = 7) -> Script:
+    """The demo game as a :class:`Script` (deterministic for a ``seed``)."""
+    b = _Builder(5, seed)
+    m = b.match
+    b.show(frames=STILL_FRAMES)
+    b.opening()
+    d0, d1 = m.dice
+    b.play(m.on_roll, (DieSpec(d0, "right"), DieSpec(d1, "left")), illegal=False)
+
+    def turn(illegal: bool = False, cocked: bool = False) -> bool:
+        player = m.on_roll
+        if cocked:
+            b.cocked_roll(player)
+        a, c = b.roll(player)
+        return b.play(player, (DieSpec(a, right_half(player)), DieSpec(c, right_half(player), slot=1)), illegal)
+
+    turn(cocked=True)
+    # an illegal play (and its correction): retry seeds of the variant until one exists
+    turn(illegal=True)
+    b.double(m.on_roll, drop=False)
+    turn()
+    turn()
+    for _ in range(6):
+        if m.cube.owner == m.on_roll and m.double_error(m.on_roll) is None:
+            break
+        turn()
+    b.double(m.on_roll, drop=True)
+    b.show(frames=STILL_FRAMES)
+    return b.script
+
+
+def demo_pose():
+    """The demo camera (``vision.render_board.CameraPose``)."""
+    from vision.render_board import CameraPose
+
+    return CameraPose.looking_down(image_size=DEMO_SIZE, scale=0.8)
+
+
+def demo_corners_arg() -> str:
+    """The demo camera's field corners as a ``--corners`` argument."""
+    return ",".join(f"{v:.2f}" for xy in demo_pose().corners for v in xy)
+
+
+def _cache_root() -> pathlib.Path:
+    env = os.environ.get("COMPANION_CACHE")
+    if env:
+        return pathlib.Path(env)
+    return pathlib.Path.home() / ".cache" / "companion"
+
+
+def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[int, int] = DEMO_SIZE,
+                 seed: int = 0, style: str = "tournament") -> Any:
+    """One frame of ``scene``: (H, W, 3) uint8 BGR, ``size`` (width, height) pixels.
+    The board, checkers and hands by ``vision.render_board``; the dice (cocked
+    dice tilted 20 degrees) and the cube by ``vision.render_dice``."""
+    import numpy as np
+
+    from vision.registration import FIELD_HEIGHT, FIELD_WIDTH
+    from vision.render_board import BoardState, CameraPose, Hand, Lighting, render_board
+    from vision.render_dice import DIE_STYLES, draw_cube, draw_die
+
+    points, bar, off = signed_to_points(scene.board, 0, layout)
+    state = BoardState(
+        tuple((p.count, p.colour) for p in points),
+        (("light", bar.light), ("dark", bar.dark)),
+        (("light", off.light), ("dark", off.dark)),
+    )
+    rng = random.Random(seed)
+    hands = ()
+    if scene.hand:
+        hands = (Hand(at=(rng.uniform(0.25, 0.75), rng.uniform(0.35, 0.65)), from_edge=rng.choice(("bottom", "top"))),)
+    pose = CameraPose.looking_down(image_size=size, scale=0.8) if size != DEMO_SIZE else demo_pose()
+    # dice and cube go under the hands: draw the board without hands first
+    board = render_board(state, style=style, pose=pose, lighting=Lighting(shadows=0.4), seed=seed)
+    image = board.image.copy()
+    h = board.field_to_image
+
+    def to_image(fx: float, fy: float) -> tuple[float, float]:
+        v = h @ np.array([fx * FIELD_WIDTH, fy * FIELD_HEIGHT, 1.0])
+        return float(v[0] / v[2]), float(v[1] / v[2])
+
+    left, right = to_image(0, 0.5), to_image(1, 0.5)
+    field_px = ((right[0] - left[0]) ** 2 + (right[1] - left[1]) ** 2) ** 0.5
+    die_px = field_px * 0.05
+    red = next((s for s in DIE_STYLES if s.name == "red"), DIE_STYLES[0])  # precision dice, clear on a light field
+    for d in scene.dice:
+        fx = (0.70 if d.half == "right" else 0.20) + 0.10 * d.slot
+        draw_die(image, to_image(fx, 0.5), die_px, d.value, yaw_deg=17.0 + 29.0 * d.slot + 7 * d.value,
+                 tilt_deg=22.0 if d.cocked else 0.0, tilt_dir_deg=40.0, style=red)
+    # the cube lies on the frame left of the playing field (clear of the bar's
+    # checkers and of the borne-off trays on the right): middle when centred,
+    # at the owner's end otherwise
+    value, place = scene.cube
+    fy = {"centre": 0.5, "top": 0.1, "bottom": 0.9}[place]
+    draw_cube(image, to_image(-0.058, fy), die_px * 1.1, value)
+    if hands:
+        with_hands = render_board(state, style=style, pose=pose, lighting=Lighting(shadows=0.4), hands=hands, seed=seed)
+        mask = with_hands.hand_mask
+        image[mask] = with_hands.image[mask]
+    return image
+
+
+def render_script(script: Script, folder: pathlib.Path, fps: float = DEMO_FPS, size: tuple[int, int] = DEMO_SIZE,
+                  layout: TableLayout = DEMO_LAYOUT, quality: int = 88) -> int:
+    """Write every frame of ``script`` into ``folder`` as ``frame00000.jpg``...
+    (one render per distinct still scene, one per frame while a hand moves;
+    repeats are hard links, or copies where links are not possible). Returns
+    the number of frames."""
+    import cv2
+
+    folder.mkdir(parents=True, exist_ok=True)
+    rendered: dict[Any, pathlib.Path] = {}
+    index = 0
+    for scene in script.scenes:
+        for k in range(scene.frames):
+            key = (scene, k) if scene.hand else scene  # a hand moves from frame to frame
+            path = folder / f"frame{index:05d}.jpg"
+            if key in rendered:
+                try:
+                    os.link(rendered[key], path)
+                except OSError:
+                    shutil.copyfile(rendered[key], path)
+            else:
+                image = render_scene(scene, layout, size, seed=len(rendered))
+                if not cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, quality]):
+                    raise OSError(f"cannot write {path}")
+                rendered[key] = path
+            index += 1
+    return index
+
+
+def demo_folder(cache: Optional[pathlib.Path] = None) -> pathlib.Path:
+    """The folder of demo frames, rendered on first use (a few seconds) and then
+    reused. Raises ``OSError`` when the cache cannot be written."""
+    root = cache or _cache_root()
+    script = demo_script()
+    digest = hashlib.sha1(json.dumps([DEMO_VERSION, DEMO_SIZE, [repr(s) for s in script.scenes]]).encode()).hexdigest()[:10]
+    folder = root / f"demo-v{DEMO_VERSION}-{digest}"
+    done = folder / "DONE"
+    if done.exists():
+        return folder
+    tmp = root / f".{folder.name}.partial-{os.getpid()}"
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    n = render_script(script, tmp)
+    (tmp / "DONE").write_text(json.dumps({"frames": n, "fps": DEMO_FPS, "expected": script.expected}, indent=1))
+    try:
+        tmp.rename(folder)
+    except OSError:
+        shutil.rmtree(tmp, ignore_errors=True)  # another process won the race
+    return folder

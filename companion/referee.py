@@ -1,0 +1,886 @@
+"""The referee: a state machine fed with stable observations, judging by the rules.
+
+It receives the stability filter's :class:`~companion.observation.Observation`
+objects (one per change of the still, unoccluded board), drives the
+:class:`companion.match.Match` (score, cube, Crawford, game flow) and publishes
+every resulting event on the bus. What it decides (tournament rules, DESIGN.md):
+
+- **opening roll**: one die each, player 0's in the image's right half, player
+  1's in the left; the higher die moves first with both dice; a tie is rolled
+  again;
+- **roll**: two flat dice in the right-hand board of the player on roll (image
+  right for player 0, left for player 1); otherwise the roll is cocked (tilted,
+  off the playing field, in the wrong half, or, by the ``die_on_checker``
+  setting, resting on a checker) and both dice are rolled again;
+- **play in progress**: while the dice lie on the board nobody is accused; a
+  board reached by a legal prefix gives an ``in_progress`` verdict (for the
+  dashboard), any other intermediate board is ignored;
+- **end of turn**: the player picks up the dice, or the opponent rolls or
+  doubles. The finished board is judged by ``companion.verdict.judge`` against
+  the positions every legal play produces. Legal: the play goes to the match.
+  Illegal: a verdict with reasons and the closest legal play; then the referee
+  waits for the correction (``illegal_play_policy="mandatory_correction"``), or
+  the opponent may accept the play by rolling or doubling
+  (``"opponent_option"``). A corrected board gives ``"corrected"``;
+- **position changed**: the board changes while a player is about to roll
+  (``"position_changed"``; ``"corrected"`` with code ``position_restored`` when
+  it is put back);
+- **cube**: the cube showing twice its value while a player is about to roll is
+  that player's double (refused with an ``illegal`` verdict when the match does
+  not allow it); turned to the taker's side it is a take (also implied when the
+  doubler rolls); back in the centre, or the checkers set up afresh, a drop;
+- **game end**: the match scores it; the next game starts when the checkers
+  are set up again and the opening roll is seen;
+- **resignations** and **overrides** (set the dice, set the position, undo)
+  come from the keyboard or the dashboard through the session.
+
+Single-threaded: the session serialises calls with a lock.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import enum
+from typing import Any, Optional, Sequence
+
+from companion.bus import Event, EventBus
+from companion.events import CockedDiceEvent, OverrideEvent, TurnEvent, VerdictEvent
+from companion.observation import DieReading, Observation
+from companion.table import (
+    START_SIGNED,
+    TableError,
+    TableLayout,
+    cube_side,
+    infer_layout,
+    observation_to_signed,
+    right_half,
+    swap_signed,
+    table_point,
+)
+
+POLICIES = ("mandatory_correction", "opponent_option")
+DIE_ON_CHECKER = ("flat_ok", "cocked")
+MODES = ("teaching", "tournament")
+
+
+class RefereeError(ValueError):
+    """A request the referee cannot honour now (bad dice, no pending resignation, ...)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class RefereeSettings:
+    """``illegal_play_policy``: ``"mandatory_correction"`` (the player must put
+    an illegal play right) or ``"opponent_option"`` (the opponent may accept it
+    by rolling or doubling). ``die_on_checker``: ``"flat_ok"`` (USBGF 2017: a
+    die resting flat on a checker counts) or ``"cocked"`` (older rules).
+    ``mode``: ``"teaching"`` (hints and pip counts shown) or ``"tournament"``.
+    ``layout``: who plays which colour, or ``None`` to infer it from the first
+    board seen. Raises :class:`RefereeError` for unknown values."""
+
+    illegal_play_policy: str = "mandatory_correction"
+    die_on_checker: str = "flat_ok"
+    mode: str = "tournament"
+    layout: Optional[TableLayout] = None
+
+    def __post_init__(self) -> None:
+        if self.illegal_play_policy not in POLICIES:
+            raise RefereeError(f"illegal_play_policy must be one of {', '.join(POLICIES)}")
+        if self.die_on_checker not in DIE_ON_CHECKER:
+            raise RefereeError(f"die_on_checker must be one of {', '.join(DIE_ON_CHECKER)}")
+        if self.mode not in MODES:
+            raise RefereeError(f"mode must be one of {', '.join(MODES)}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settings as JSON-ready data."""
+        return {
+            "illegal_play_policy": self.illegal_play_policy,
+            "die_on_checker": self.die_on_checker,
+            "mode": self.mode,
+            "layout": None if self.layout is None else {"bottom": self.layout.colours[0], "top": self.layout.colours[1]},
+        }
+
+
+class Phase(str, enum.Enum):
+    """What the referee waits for (``TurnEvent.waiting_for``)."""
+
+    OPENING = "opening_roll"
+    ROLL = "roll"
+    PLAY = "play"
+    CORRECTION = "correction"
+    CUBE_RESPONSE = "cube_response"
+    RESIGNATION = "resignation_response"
+    GAME_OVER = "game_over"
+
+
+@dataclasses.dataclass
+class _Watch:
+    """The referee's own memory (the match keeps score, cube, position, dice)."""
+
+    phase: Phase = Phase.OPENING
+    illegal_board: Optional[tuple[int, ...]] = None  # table board of an illegal play
+    last_verdict: Optional[dict[str, Any]] = None
+    reported_change: Optional[tuple[int, ...]] = None
+    reported_dice: Optional[tuple] = None  # dice already reported (cocked, tie)
+    reported_cube: Optional[tuple] = None
+    in_progress: Optional[tuple[int, ...]] = None
+    cube_synced: bool = False  # the cube has been seen where the match says it is
+    match_actions: int = 0
+
+
+@dataclasses.dataclass(frozen=True)
+class Judgement:
+    """The rulebook's answer, in the referee's terms: ``kind`` (``"legal"``,
+    ``"illegal"``, ``"in_progress"``, ``"no_change"``), ``play`` and
+    ``closest_legal`` in notation, ``reasons`` as ``{"code", "message"}`` dicts,
+    ``closest_signed`` the closest legal result (mover's view, 26 ints)."""
+
+    kind: str
+    play: Optional[str] = None
+    reasons: tuple[dict[str, str], ...] = ()
+    closest_legal: Optional[str] = None
+    closest_signed: Optional[tuple[int, ...]] = None
+
+
+def _reason(r: Any) -> dict[str, str]:
+    if isinstance(r, dict):
+        return {"code": str(r.get("code", "illegal")), "message": str(r.get("message", r.get("code", "")))}
+    if hasattr(r, "code"):
+        return {"code": str(r.code), "message": str(getattr(r, "message", r.code))}
+    return {"code": "illegal", "message": str(r)}
+
+
+def _notation(play: Any) -> Optional[str]:
+    if play is None:
+        return None
+    if isinstance(play, str):
+        return play
+    n = getattr(play, "notation", None)
+    return n() if callable(n) else (n if n is not None else str(play))
+
+
+def judge(before: Sequence[int], dice: tuple[int, int], after: Sequence[int], complete: bool = False,
+          plays: Any = None) -> Judgement:
+    """Judge the board ``after`` against ``before`` (both 26 signed ints, mover's
+    view) for ``dice`` with ``companion.verdict.judge`` (look-up among the
+    results of every legal play; gnubg's rule: the most dice, then the most
+    pips). ``complete``: the turn is over (a prefix or an unchanged board is then
+    illegal when a fuller play was possible; a player who cannot move plays
+    nothing, which is legal). ``plays``: ``legal_plays(before, dice)`` if known."""
+    from companion.dice import Dice
+    from companion.position import Position
+    from companion.verdict import judge as rules_judge
+
+    v = rules_judge(Position.from_signed(list(before)), Dice(*dice), Position.from_signed(list(after)),
+                    complete=complete, plays=plays)
+    kind = v.kind
+    if kind == "no_change" and complete and v.dance:
+        kind = "legal"  # no checker can move: the empty play is the legal play
+    closest = v.closest_legal
+    closest_signed = None
+    if closest is not None and getattr(closest, "result", None) is not None:
+        closest_signed = tuple(closest.result.to_signed())
+    return Judgement(
+        kind=kind,
+        play=_notation(v.play),
+        reasons=tuple(_reason(r) for r in v.reasons),
+        closest_legal=_notation(closest),
+        closest_signed=closest_signed,
+    )
+
+
+class Referee:
+    """The state machine. ``bus``: where events go; ``match``: a
+    :class:`companion.match.Match` (it keeps the score, cube, position and dice
+    and returns the events of each action); ``settings``:
+    :class:`RefereeSettings`. Feed it with :meth:`observe`; overrides and
+    resignations by the methods of the same names."""
+
+    def __init__(self, bus: EventBus, match: Any, settings: RefereeSettings = RefereeSettings()) -> None:
+        self.bus = bus
+        self.match = match
+        self.settings = settings
+        self.layout: Optional[TableLayout] = settings.layout
+        self.w = _Watch()
+        self._history: list[_Watch] = []
+        self._plays_cache: Optional[tuple] = None
+        self._observed = False
+        self.w.phase = self._phase_of_match()  # a match resumed from its log goes on where it was
+
+    # ------------------------------------------------------------- queries
+    @property
+    def phase(self) -> Phase:
+        """What the referee waits for."""
+        return self.w.phase
+
+    def table_board(self) -> tuple[int, ...]:
+        """The agreed board as 26 signed ints from player 0's view (table order)."""
+        pos = getattr(self.match, "position", None)
+        if pos is None:
+            return START_SIGNED
+        signed = tuple(pos.to_signed())
+        return signed if (self.match.on_roll or 0) == 0 else swap_signed(signed)
+
+    def view(self, player: int, table: Sequence[int]) -> tuple[int, ...]:
+        """A table board from ``player``'s view."""
+        return tuple(table) if player == 0 else swap_signed(table)
+
+    def state(self) -> dict[str, Any]:
+        """JSON-ready state for the dashboard (``/api/state``)."""
+        m = self.match
+        on_roll = m.on_roll
+        table = self.table_board()
+        view = self.view(on_roll or 0, table)
+        from companion.position import Position
+
+        pos = Position.from_signed(list(view))
+        cube = m.cube
+        out = {
+            "waiting_for": self.w.phase.value,
+            "on_roll": on_roll,
+            "turn": m.turn,
+            "dice": list(m.dice) if m.dice else None,
+            "position": list(view),
+            "table_position": list(table),
+            "position_id": pos.position_id(),
+            "match_id": m.match_id(),
+            "diagram": pos.diagram(),
+            "cube": {"value": cube.value, "owner": cube.owner, "offered": cube.offered,
+                     "place": "centre" if cube.owner is None else cube_side(cube.owner)},
+            "score": list(m.score),
+            "match_length": m.length,
+            "crawford": bool(getattr(m, "game_crawford", m.crawford)),
+            "game_number": m.game_number,
+            "players": list(m.players),
+            "last_verdict": self.w.last_verdict,
+            "illegal_board": None if self.w.illegal_board is None else list(self.w.illegal_board),
+            "settings": self.settings.to_dict(),
+            "mode": self.settings.mode,
+            "games": [dict(g.to_dict(), score=list(g.score_after)) for g in m.games],
+            "resignation": ({"player": m.resigner, "level": m.resigned}
+                            if self.w.phase == Phase.RESIGNATION else None),
+        }
+        if self.settings.mode == "teaching":
+            out["pip_count"] = list(pos.pip_count())
+            if self.w.phase in (Phase.PLAY, Phase.CORRECTION) and m.dice:
+                out["legal_plays"] = [p.notation() for p in self._plays(view, m.dice)]
+        return out
+
+    # --------------------------------------------------------------- input
+    def observe(self, obs: Observation, disturbed: bool = True) -> None:
+        """Take one stable observation and publish what follows from it.
+
+        ``disturbed``: something moved over the board (motion, a hand) since the
+        previous stable observation. Checkers and dice do not move by
+        themselves: an undisturbed change is a misreading and is ignored (the
+        first observation always counts)."""
+        if not disturbed and self._observed:
+            return
+        self._observed = True
+        if self.layout is None:
+            self.layout = self._guess_layout(obs)
+            if self.layout is None:
+                return
+        try:
+            board = observation_to_signed(obs, self.layout, 0)
+        except TableError:
+            return
+        handler = {
+            Phase.OPENING: self._on_opening,
+            Phase.ROLL: self._on_roll,
+            Phase.PLAY: self._on_play,
+            Phase.CORRECTION: self._on_correction,
+            Phase.CUBE_RESPONSE: self._on_cube_response,
+            Phase.RESIGNATION: lambda o, b: None,
+            Phase.GAME_OVER: self._on_game_over,
+        }[self.w.phase]
+        handler(obs, board)
+
+    def _guess_layout(self, obs: Observation) -> Optional[TableLayout]:
+        """Who plays which colour: the colour assignment whose board is closest
+        to the agreed one (the starting position, or a match resumed from its
+        log); on a tie, the pip-count heuristic of ``infer_layout``."""
+        expected = self.table_board()
+        scores = []
+        for layout in (TableLayout(("dark", "light")), TableLayout(("light", "dark"))):
+            try:
+                board = observation_to_signed(obs, layout, 0)
+            except TableError:
+                return None
+            scores.append((sum(abs(a - b) for a, b in zip(board, expected)), layout))
+        if scores[0][0] != scores[1][0]:
+            return min(scores, key=lambda s: s[0])[1]
+        try:
+            return infer_layout(obs)
+        except TableError:
+            return None
+
+    # --------------------------------------------------------- machinery
+    def _publish(self, events: Sequence[Event]) -> None:
+        for e in events:
+            self.bus.publish(e)
+
+    def _act(self, method: str, *args: Any, **kwargs: Any) -> list[Event]:
+        """Call a Match action and publish its events (its TurnEvent and
+        OverrideEvent are replaced by the referee's own, which know about
+        corrections and who overrode)."""
+        events = getattr(self.match, method)(*args, **kwargs)
+        self._publish([e for e in events if not isinstance(e, (TurnEvent, OverrideEvent))])
+        return events
+
+    def _publish_turn(self) -> None:
+        m = self.match
+        self.bus.publish(
+            TurnEvent(
+                player=m.turn if self.w.phase not in (Phase.OPENING, Phase.GAME_OVER) else None,
+                waiting_for=self.w.phase.value,
+                position_id=m.position_id(),
+                match_id=m.match_id(),
+            )
+        )
+
+    def _set_phase(self, phase: Phase) -> None:
+        self.w.phase = phase
+        self._publish_turn()
+
+    def _sync_phase(self) -> None:
+        """The referee's phase after a match action."""
+        self._set_phase(self._phase_of_match())
+
+    def _phase_of_match(self) -> Phase:
+        mp = self.match.phase
+        return {
+            "opening_roll": Phase.OPENING,
+            "roll": Phase.ROLL,
+            "play": Phase.PLAY,
+            "cube_response": Phase.CUBE_RESPONSE,
+            "resignation_response": Phase.RESIGNATION,
+            "game_over": Phase.GAME_OVER,
+            "match_over": Phase.GAME_OVER,
+        }[mp]
+
+    def _plays(self, before: Sequence[int], dice: Sequence[int]) -> Any:
+        """``legal_plays(before, dice)``, computed once per roll."""
+        key = (tuple(before), tuple(dice))
+        if self._plays_cache is None or self._plays_cache[0] != key:
+            from companion.dice import Dice
+            from companion.legal import legal_plays
+            from companion.position import Position
+
+            self._plays_cache = (key, legal_plays(Position.from_signed(list(before)), Dice(*dice)))
+        return self._plays_cache[1]
+
+    def _push(self) -> None:
+        snap = copy.deepcopy(self.w)
+        snap.match_actions = len(self.match.actions)
+        self._history.append(snap)
+        del self._history[:-200]
+
+    # ------------------------------------------------------------ the dice
+    def _cocked_reason(self, die: DieReading, roller: Optional[int]) -> Optional[dict[str, str]]:
+        """Why ``die`` is no good for ``roller`` (``None`` in the opening roll,
+        where the half names the owner), or ``None`` for a good die."""
+        if die.half is None:
+            return {"code": "off_board", "message": f"the {die.value} is off the playing field"}
+        if die.cocked and not (die.reason == "on_checker" and self.settings.die_on_checker == "flat_ok"):
+            return {"code": die.reason or "tilted", "message": die.message or f"the {die.value} is not flat"}
+        if (
+            not die.cocked
+            and die.reason == "on_checker"
+            and self.settings.die_on_checker == "cocked"
+        ):
+            return {"code": "on_checker", "message": f"the {die.value} rests on a checker"}
+        if roller is not None and die.half != right_half(roller):
+            return {"code": "wrong_half", "message": f"the {die.value} is not in the roller's right-hand board"}
+        return None
+
+    @staticmethod
+    def _dice_key(obs: Observation) -> tuple:
+        return tuple(sorted((d.value, d.half or "", d.cocked, d.reason or "") for d in obs.dice))
+
+    # --------------------------------------------------------- the opening
+    def _on_opening(self, obs: Observation, board: tuple[int, ...]) -> None:
+        w = self.w
+        if not obs.dice:
+            w.reported_dice = None
+            return
+        key = self._dice_key(obs)
+        if key == w.reported_dice:
+            return
+        reasons = [r for d in obs.dice if (r := self._cocked_reason(d, None))]
+        by_half = {d.half: d for d in obs.dice}
+        if reasons:
+            w.reported_dice = key
+            self.bus.publish(CockedDiceEvent(player=0, dice=tuple(d.value for d in obs.dice), reasons=tuple(reasons)))
+            return
+        if len(obs.dice) < 2:
+            return  # the second die is still in the cup
+        if len(obs.dice) > 2 or set(by_half) != {"left", "right"}:
+            w.reported_dice = key
+            self.bus.publish(
+                CockedDiceEvent(
+                    player=0,
+                    dice=tuple(d.value for d in obs.dice),
+                    reasons=({"code": "opening", "message": "the opening roll is one die each, in each player's right-hand board"},),
+                )
+            )
+            return
+        w.reported_dice = key
+        self._push()
+        self._act("opening_roll", (by_half["right"].value, by_half["left"].value))
+        if self.match.phase == "play":
+            w.reported_dice = None
+            w.in_progress = None
+            self._set_phase(Phase.PLAY)
+
+    # ------------------------------------------------------------- a roll
+    def _on_roll(self, obs: Observation, board: tuple[int, ...]) -> None:
+        w = self.w
+        player = self.match.on_roll
+        if self._check_cube(obs, player):
+            return
+        if obs.dice:
+            key = self._dice_key(obs)
+            if key == w.reported_dice:
+                return
+            reasons = [r for d in obs.dice if (r := self._cocked_reason(d, player))]
+            if reasons:
+                w.reported_dice = key
+                self.bus.publish(
+                    CockedDiceEvent(player=player, dice=tuple(d.value for d in obs.dice), reasons=tuple(reasons))
+                )
+                return
+            if len(obs.dice) == 2:
+                self._roll(player, (obs.dice[0].value, obs.dice[1].value))
+            return
+        w.reported_dice = None
+        self._check_position_changed(board)
+
+    def _roll(self, player: int, dice: tuple[int, int]) -> None:
+        w = self.w
+        self._push()
+        self._act("roll", dice, player)
+        w.reported_dice = None
+        w.reported_change = None
+        w.in_progress = None
+        self._set_phase(Phase.PLAY)
+
+    def _check_position_changed(self, board: tuple[int, ...]) -> None:
+        w = self.w
+        expected = self.table_board()
+        player = self.match.on_roll
+        if board == expected:
+            if w.reported_change is not None:
+                w.reported_change = None
+                self._verdict(
+                    "corrected",
+                    player,
+                    reasons=({"code": "position_restored", "message": "the position is back as it was"},),
+                    record=False,
+                )
+            return
+        if board == w.reported_change:
+            return
+        w.reported_change = board
+        differing = tuple(i for i in range(1, 25) if board[i] != expected[i])
+        bar = board[25] != expected[25] or board[0] != expected[0]
+        where = ", ".join(str(p) for p in differing) + (" and the bar" if bar else "")
+        self._verdict(
+            "position_changed",
+            player,
+            reasons=({"code": "position_changed", "message": f"checkers moved while nobody is playing ({where})"},),
+            points_differing=differing,
+            after=self.view(player, board),
+            record=False,
+        )
+
+    # ------------------------------------------------------------- a play
+    def _opponent_acts(self, obs: Observation, mover: int) -> bool:
+        """True when the mover's opponent has rolled (dice in its right-hand
+        board that are not the mover's roll) or turned the cube."""
+        dice = self.match.dice
+        is_roll = len(obs.dice) == 2 and sorted(d.value for d in obs.dice) == sorted(dice)
+        other = 1 - mover
+        if obs.dice and not is_roll and any(d.half == right_half(other) for d in obs.dice):
+            return True
+        return self._double_seen(obs)
+
+    def _on_play(self, obs: Observation, board: tuple[int, ...]) -> None:
+        w = self.w
+        mover = self.match.on_roll
+        expected = self.table_board()
+        acted = self._opponent_acts(obs, mover)
+        if obs.dice and not acted:
+            # the dice are still down: the play is in progress, never accused
+            if board != w.in_progress and board != expected:
+                w.in_progress = board
+                before = self.view(mover, expected)
+                j = judge(before, self.match.dice, self.view(mover, board), plays=self._plays(before, self.match.dice))
+                if j.kind in ("in_progress", "legal"):
+                    self._verdict("in_progress", mover, play=j.play, before=self.view(mover, expected),
+                                  after=self.view(mover, board), judgement=j, record=False)
+            return
+        self._end_turn(board)
+        if acted and self.w.phase in (Phase.ROLL, Phase.CORRECTION):
+            self.observe(obs)  # the opponent's roll or double
+
+    def _end_turn(self, board: tuple[int, ...], push: bool = True) -> None:
+        m = self.match
+        mover = m.on_roll
+        dice = m.dice
+        before = self.view(mover, self.table_board())
+        after = self.view(mover, board)
+        j = judge(before, dice, after, complete=True, plays=self._plays(before, dice))
+        if push:
+            self._push()
+        if j.kind == "legal":
+            self._accept_play(mover, dice, before, after, "legal", j)
+            return
+        self.w.illegal_board = board
+        self._verdict(
+            "illegal",
+            mover,
+            play=j.play,
+            reasons=j.reasons,
+            closest_legal=j.closest_legal,
+            judgement=j,
+            before=before,
+            after=after,
+            points_differing=self._points_differing(mover, after, j.closest_signed),
+        )
+        self._set_phase(Phase.CORRECTION)
+
+    def _accept_play(self, mover: int, dice, before, after, kind: str, j: Optional[Judgement]) -> None:
+        from companion.position import Position
+
+        self._verdict(kind, mover, play=None if j is None else j.play, judgement=j, before=before, after=after,
+                      dice=dice)
+        self.w.illegal_board = None
+        self.w.in_progress = None
+        self._act("play", Position.from_signed(list(after)), mover)
+        self._sync_phase()
+
+    @staticmethod
+    def _points_differing(mover: int, after: Sequence[int], target: Optional[Sequence[int]]) -> tuple[int, ...]:
+        if target is None:
+            return ()
+        return tuple(sorted(table_point(mover, i) for i in range(1, 25) if after[i] != target[i]))
+
+    # ------------------------------------------------------- a correction
+    def _on_correction(self, obs: Observation, board: tuple[int, ...]) -> None:
+        w = self.w
+        m = self.match
+        mover = m.on_roll
+        other = 1 - mover
+        before = self.view(mover, self.table_board())
+        after = self.view(mover, board)
+        if self.settings.illegal_play_policy == "opponent_option" and (
+            any(d.half == right_half(other) for d in obs.dice)
+            or self._double_seen(obs)
+        ):
+            # the opponent accepts the illegal play by rolling or doubling
+            from companion.position import Position
+
+            self._push()
+            self._verdict(
+                "accepted",
+                mover,
+                reasons=({"code": "accepted", "message": "the opponent accepted the play by rolling or doubling"},),
+                before=before,
+                after=after,
+            )
+            w.illegal_board = None
+            self._act("correct", Position.from_signed(list(swap_signed(after))), on_roll=other, dice=None,
+                      reason="illegal play accepted by the opponent")
+            self._sync_phase()
+            if w.phase == Phase.ROLL:
+                self.observe(obs)
+            return
+        if board == w.illegal_board or board == self.table_board():
+            return
+        j = judge(before, m.dice, after, complete=True, plays=self._plays(before, m.dice))
+        if j.kind == "legal":
+            self._push()
+            self._accept_play(mover, m.dice, before, after, "corrected", j)
+
+    # ------------------------------------------------------------ the cube
+    @staticmethod
+    def _cube_key(obs: Observation) -> Optional[tuple]:
+        if obs.cube is None:
+            return None
+        value = 1 if obs.cube.value == 64 else obs.cube.value
+        return (value, obs.cube.place)
+
+    def _cube_expected(self) -> tuple:
+        cube = self.match.cube
+        return (cube.value, "centre" if cube.owner is None else cube_side(cube.owner))
+
+    def _double_seen(self, obs: Observation) -> bool:
+        """True when the cube shows twice its value where it was seen in place
+        before (a cube left turned from the last game is not a double)."""
+        key = self._cube_key(obs)
+        expected = self._cube_expected()
+        if key == expected:
+            self.w.cube_synced = True
+            return False
+        return key is not None and self.w.cube_synced and key[0] == expected[0] * 2
+
+    def _check_cube(self, obs: Observation, player: int) -> bool:
+        """While ``player`` is about to roll: a double? True when the cube reading
+        was handled (the dice are then not looked at this time)."""
+        w = self.w
+        key = self._cube_key(obs)
+        if not self._double_seen(obs):
+            # in place, unread, or not a double: an unexplained cube decides nothing
+            if key == self._cube_expected():
+                w.reported_cube = None
+            return False
+        if key == w.reported_cube:
+            return True
+        problem = self.match.double_error(player)
+        if problem:
+            w.reported_cube = key
+            self._verdict(
+                "illegal",
+                player,
+                reasons=({"code": "illegal_double", "message": problem},),
+                record=False,
+            )
+            return True
+        self._push()
+        self._act("double", player)
+        w.reported_cube = None
+        self._set_phase(Phase.CUBE_RESPONSE)
+        if key[1] == cube_side(1 - player):
+            self._take(1 - player)
+        return True
+
+    def _on_cube_response(self, obs: Observation, board: tuple[int, ...]) -> None:
+        m = self.match
+        doubler = m.on_roll
+        taker = 1 - doubler
+        key = self._cube_key(obs)
+        if key == (m.cube.value * 2, cube_side(taker)):
+            self._take(taker)
+            if obs.dice:
+                self.observe(obs)
+            return
+        if key == (1, "centre") or (board == START_SIGNED and self.table_board() != START_SIGNED):
+            self.drop(taker, by="table")
+            if self.w.phase == Phase.GAME_OVER:
+                self.observe(obs)
+            return
+        if len(obs.dice) == 2 and all(d.half == right_half(doubler) for d in obs.dice):
+            self._take(taker)  # the doubler rolled: the double was taken
+            self.observe(obs)
+
+    def _take(self, taker: int) -> None:
+        self._push()
+        self._act("take", taker)
+        self._sync_phase()
+
+    def drop(self, player: int, by: str = "keyboard") -> None:
+        """``player`` drops the pending double: the doubler wins the cube's value
+        before the double. Raises :class:`RefereeError` when no double waits for
+        ``player``'s answer."""
+        if self.w.phase != Phase.CUBE_RESPONSE or self.match.cube.responder != player:
+            raise RefereeError(f"no double waits for player {player}'s answer")
+        self._push()
+        self._act("drop", player)
+        self._sync_phase()
+
+    def take(self, player: int, by: str = "keyboard") -> None:
+        """``player`` takes the pending double (keyboard or dashboard). Raises
+        :class:`RefereeError` when no double waits for ``player``'s answer."""
+        if self.w.phase != Phase.CUBE_RESPONSE or self.match.cube.responder != player:
+            raise RefereeError(f"no double waits for player {player}'s answer")
+        self._take(player)
+
+    def double(self, player: int, by: str = "keyboard") -> None:
+        """``player`` doubles (keyboard or dashboard). Raises :class:`RefereeError`
+        with the rule when the double is not allowed now."""
+        if self.w.phase != Phase.ROLL:
+            raise RefereeError("a double is offered only before rolling")
+        problem = self.match.double_error(player)
+        if problem:
+            raise RefereeError(problem)
+        self._push()
+        self._act("double", player)
+        self._set_phase(Phase.CUBE_RESPONSE)
+
+    # ------------------------------------------------------------ game end
+    def _on_game_over(self, obs: Observation, board: tuple[int, ...]) -> None:
+        if self.match.over:
+            return
+        if board == START_SIGNED:
+            self._push()
+            self.w.reported_dice = None
+            self.w.reported_change = None
+            self.w.reported_cube = None
+            self.w.cube_synced = False
+            self._set_phase(Phase.OPENING)
+            if obs.dice:
+                self.observe(obs)
+
+    # ------------------------------------------------------- resignations
+    def resign(self, player: int, level: int, by: str = "keyboard") -> None:
+        """``player`` offers to resign at ``level`` (1 single, 2 gammon, 3
+        backgammon). Raises :class:`RefereeError` outside a game or for bad values."""
+        if player not in (0, 1) or level not in (1, 2, 3):
+            raise RefereeError("resign needs a player 0 or 1 and a level 1, 2 or 3")
+        if self.w.phase not in (Phase.ROLL, Phase.PLAY, Phase.CUBE_RESPONSE):
+            raise RefereeError(f"no resignation while waiting for {self.w.phase.value.replace('_', ' ')}")
+        self._push()
+        self._act("resign", player, level)
+        self._set_phase(Phase.RESIGNATION)
+
+    def answer_resignation(self, accept: bool, by: str = "keyboard") -> None:
+        """The opponent accepts (the game ends, level x cube points) or refuses the
+        pending resignation. Raises :class:`RefereeError` when none is pending."""
+        m = self.match
+        if self.w.phase != Phase.RESIGNATION or m.resigner is None:
+            raise RefereeError("no resignation is pending")
+        self._push()
+        answerer = 1 - m.resigner
+        if accept:
+            self._act("accept", answerer)
+            self._sync_phase()
+        else:
+            self._act("refuse", answerer)
+            self._sync_phase()
+
+    # ---------------------------------------------------------- overrides
+    @staticmethod
+    def _check_dice(dice: Sequence[int]) -> tuple[int, int]:
+        try:
+            a, b = (int(v) for v in dice)
+        except (TypeError, ValueError):
+            raise RefereeError(f"dice are two numbers 1-6, got {dice!r}") from None
+        if not (1 <= a <= 6 and 1 <= b <= 6):
+            raise RefereeError(f"dice are two numbers 1-6, got {dice!r}")
+        return a, b
+
+    def set_dice(self, dice: Sequence[int], by: str = "keyboard") -> None:
+        """Override a misread roll with ``dice`` (two values 1..6). While a player
+        is about to roll it is the roll; during a play it replaces the dice; during
+        a correction the finished board is judged again with them. Raises
+        :class:`RefereeError`."""
+        dice = self._check_dice(dice)
+        w = self.w
+        m = self.match
+        if w.phase == Phase.ROLL:
+            self.bus.publish(OverrideEvent(action="set_dice", by=by, detail={"dice": list(dice)}))
+            self._roll(m.on_roll, dice)
+            return
+        if w.phase not in (Phase.PLAY, Phase.CORRECTION):
+            raise RefereeError(f"no roll to set while waiting for {w.phase.value.replace('_', ' ')}")
+        self._push()
+        self.bus.publish(OverrideEvent(action="set_dice", by=by, detail={"dice": list(dice), "was": list(m.dice or ())}))
+        self._act("correct", m.position, on_roll=m.on_roll, dice=dice, reason=f"dice set by {by}")
+        if w.phase == Phase.CORRECTION and w.illegal_board is not None:
+            w.phase = Phase.PLAY
+            self._end_turn(w.illegal_board, push=False)
+        else:
+            self._publish_turn()
+
+    def set_position(self, position_id: str, by: str = "keyboard") -> None:
+        """Override the board with a gnubg Position ID. While a player is about to
+        roll: the ID is from that player's view and the same player stays on roll.
+        During a play or a correction the board is taken as the end of the turn:
+        the ID is from the view of the next player, who is then on roll. Raises
+        :class:`RefereeError` (a ``ValueError``) for a malformed ID or outside a game."""
+        from companion.position import Position
+
+        w = self.w
+        m = self.match
+        try:
+            pos = Position.from_position_id(position_id)
+        except ValueError as exc:
+            raise RefereeError(f"bad position ID {position_id!r}: {exc}") from None
+        if w.phase == Phase.ROLL:
+            on_roll = m.on_roll
+        elif w.phase in (Phase.PLAY, Phase.CORRECTION):
+            on_roll = 1 - m.on_roll
+        else:
+            raise RefereeError(f"no position to set while waiting for {w.phase.value.replace('_', ' ')}")
+        self._push()
+        self.bus.publish(OverrideEvent(action="set_position", by=by, detail={"position_id": position_id, "on_roll": on_roll}))
+        self._act("correct", pos, on_roll=on_roll, dice=None, reason=f"position set by {by}")
+        w.illegal_board = None
+        w.reported_change = None
+        w.in_progress = None
+        self._sync_phase()
+
+    def accept_board(self, by: str = "keyboard") -> None:
+        """Accept the illegal play on the board as it stands (the referee's call,
+        or the opponent's option): the turn passes. Raises :class:`RefereeError`
+        unless the referee waits for a correction."""
+        from companion.position import Position
+
+        w = self.w
+        if w.phase != Phase.CORRECTION or w.illegal_board is None:
+            raise RefereeError("there is no illegal play to accept")
+        mover = self.match.on_roll
+        before = self.view(mover, self.table_board())
+        after = self.view(mover, w.illegal_board)
+        self._push()
+        self.bus.publish(OverrideEvent(action="accept", by=by, detail={"position_id": Position.from_signed(list(after)).position_id()}))
+        self._verdict("accepted", mover, reasons=({"code": "accepted", "message": f"the play was accepted by {by}"},),
+                      before=before, after=after)
+        w.illegal_board = None
+        self._act("correct", Position.from_signed(list(swap_signed(after))), on_roll=1 - mover, dice=None,
+                  reason=f"illegal play accepted by {by}")
+        self._sync_phase()
+
+    def undo(self, by: str = "keyboard") -> None:
+        """Undo the last verdict, roll, cube action, resignation or override.
+        Raises :class:`RefereeError` when there is nothing to undo."""
+        if not self._history:
+            raise RefereeError("nothing to undo")
+        snap = self._history.pop()
+        while len(self.match.actions) > snap.match_actions:
+            self.match.undo()
+        self.w = snap
+        self.bus.publish(OverrideEvent(action="undo", by=by, detail={"waiting_for": snap.phase.value}))
+        self._publish_turn()
+
+    # ------------------------------------------------------------ verdicts
+    def _verdict(
+        self,
+        kind: str,
+        player: Optional[int],
+        play: Optional[str] = None,
+        reasons: Sequence[dict[str, str]] = (),
+        closest_legal: Optional[str] = None,
+        judgement: Optional[Judgement] = None,
+        before: Optional[Sequence[int]] = None,
+        after: Optional[Sequence[int]] = None,
+        points_differing: Sequence[int] = (),
+        record: bool = True,
+        dice: Optional[Sequence[int]] = None,
+    ) -> None:
+        from companion.position import Position
+
+        p = 0 if player is None else player
+        if before is None:
+            before = self.view(p, self.table_board())
+        played: tuple[int, ...] = ()
+        target = after if kind != "illegal" else (judgement.closest_signed if judgement else None)
+        if target is not None:
+            played = tuple(sorted(table_point(p, i) for i in range(1, 25) if before[i] != target[i]))
+        dice = dice if dice is not None else self.match.dice
+        event = VerdictEvent(
+            verdict=kind,
+            player=p,
+            dice=tuple(dice) if dice else (0, 0),
+            play=play,
+            reasons=tuple(reasons),
+            closest_legal=closest_legal,
+            position_id_before=Position.from_signed(list(before)).position_id(),
+            position_id_after="" if after is None else Position.from_signed(list(after)).position_id(),
+            points_differing=tuple(points_differing),
+            points_played=played,
+        )
+        if record:
+            self.w.last_verdict = event.to_dict()
+        self.bus.publish(event)

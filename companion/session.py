@@ -1,0 +1,361 @@
+"""The running referee session: frames in, verdicts out; the SessionApi for outlets.
+
+:class:`Session` ties one frame pipeline together (motion -> reader ->
+stability filter -> referee) around one bus and one match, and implements
+:class:`companion.session_api.SessionApi` for the dashboard and the keyboard.
+Frames come from :meth:`process_frame` (called by :meth:`run` with a
+``vision.sources.FrameGrabber``); everything the referee decides goes on the bus.
+
+Calls from other threads (dashboard, keyboard) and the frame loop are
+serialised by one lock; each state change is a match action, which a
+``companion.match_log.LoggedMatch`` commits to SQLite before returning.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+import threading
+import time
+from typing import Any, Callable, Optional
+
+from companion.bus import EventBus
+from companion.events import BoardStatusEvent, ObservationEvent, SourceStatusEvent
+from companion.observation import Observation
+from companion.referee import Referee, RefereeError, RefereeSettings
+from companion.stability import StabilityFilter, StabilitySettings
+
+Reader = Callable[[Any], Observation]
+
+
+def make_match(settings: dict[str, Any], log_path: Optional[str] = None):
+    """A new :class:`companion.match.Match` (a ``LoggedMatch`` committed to
+    SQLite at ``log_path`` when given; an existing log there is resumed when it
+    holds the same match) from the ``new_match`` settings. Raises ``ValueError``
+    for bad settings."""
+    from companion.match import Match, MatchRules
+
+    length = settings.get("match_length", 0)
+    if isinstance(length, bool) or not isinstance(length, int) or length < 0:
+        raise ValueError(f"match_length must be a whole number >= 0, got {length!r}")
+    players = settings.get("players") or ("Player 0", "Player 1")
+    if len(players) != 2 or not all(isinstance(p, str) and p.strip() for p in players):
+        raise ValueError("players must be two names")
+    try:
+        rules = MatchRules(
+            jacoby=bool(settings.get("jacoby", False)),
+            beavers=int(settings.get("beavers", 0)),
+            automatic_doubles=int(settings.get("automatic_doubles", 0)),
+        )
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"bad match rules: {exc}") from None
+    if log_path is None:
+        return Match(length, players=tuple(players), rules=rules)
+    from companion.match_log import LoggedMatch
+
+    config = Match(length, players=tuple(players), rules=rules).config()
+    return LoggedMatch.open(log_path, config)
+
+
+class Session:
+    """One running referee session.
+
+    ``bus``: the event bus. ``reader``: image ((H, W, 3) uint8 BGR) ->
+    :class:`Observation` (``vision.reader``), or ``None`` when only
+    observations are fed (:meth:`feed_observation`). ``match_settings``: as
+    :meth:`new_match`. ``stability``: :class:`StabilitySettings`.
+    ``match_log``: SQLite path for the match log, or ``None``. ``motion``:
+    read only still frames (frame differencing); off for a folder of unrelated
+    photos. ``resize_to_first``: a frame whose size differs from the first
+    frame's is resized to it (a fixed camera with a fixed calibration); off
+    when the reader registers the board per frame size. ``report_every_frame``:
+    publish the board's status for every frame, not only on change (a folder
+    of unrelated photos).
+    """
+
+    def __init__(
+        self,
+        bus: EventBus,
+        reader: Optional[Reader] = None,
+        match_settings: Optional[dict[str, Any]] = None,
+        stability: StabilitySettings = StabilitySettings(),
+        match_log: Optional[str] = None,
+        motion: bool = True,
+        resize_to_first: bool = True,
+        report_every_frame: bool = False,
+    ) -> None:
+        self.bus = bus
+        self.reader = reader
+        self.stability_settings = stability
+        self.match_log = match_log
+        self._lock = threading.RLock()
+        self._latest_image = None
+        self._latest_obs: Optional[Observation] = None
+        self._expected_shape: Optional[tuple[int, ...]] = None
+        self._source_status = "ok"
+        self._last_board_status: tuple[str, str] = ("", "")
+        self.frames = 0
+        self.frames_read = 0
+        self.frames_reused = 0
+        self._still_reads = 0
+        self._read_snapshot = None
+        self.bad_frames = 0
+        self.motion = None
+        if motion and reader is not None:
+            from vision.motion import MotionDetector
+
+            self.motion = MotionDetector()
+        self.resize_to_first = resize_to_first
+        self.report_every_frame = report_every_frame
+        self.filter = StabilityFilter(stability)
+        self._match_settings: dict[str, Any] = {}
+        self.referee: Referee
+        self.new_match(match_settings or {})
+
+    # ------------------------------------------------------------ frames
+    def process_frame(self, frame) -> Optional[Observation]:
+        """Run one ``vision.sources.Frame`` through motion, the reader (only when
+        the board is still), the stability filter and the referee. Returns the
+        stable observation when there was a new one. A frame that cannot be
+        decoded or read is reported (``SourceStatusEvent`` ``"bad_frame"``) and
+        skipped; a frame of another size is resized to the first frame's size."""
+        import cv2
+
+        self.frames += 1
+        image = frame.image
+        if image is None or getattr(image, "ndim", 0) != 3 or image.shape[2] != 3 or image.size == 0:
+            self.bad_frames += 1
+            self.bus.publish(SourceStatusEvent(status="bad_frame", detail=frame.error or f"frame {frame.index} is not a colour image"))
+            self._settle_again()
+            return None
+        if self._expected_shape is None or not self.resize_to_first:
+            self._expected_shape = image.shape
+        elif image.shape != self._expected_shape:
+            self.bad_frames += 1
+            h, w = self._expected_shape[:2]
+            self.bus.publish(
+                SourceStatusEvent(
+                    status="bad_frame",
+                    detail=f"frame {frame.index} is {image.shape[1]}x{image.shape[0]}, not {w}x{h}: resized",
+                )
+            )
+            image = cv2.resize(image, (w, h), interpolation=cv2.INTER_AREA)
+        self._latest_image = image
+        moving = self.motion.update(image).moving if self.motion is not None else False
+        if moving:
+            self._still_reads = 0
+            self.filter.push(None, True, frame.timestamp_ms)
+            self._board_status(frame.index)
+            return None
+        reuse = self._reusable()
+        if reuse is not None:
+            self.frames_reused += 1
+            obs = dataclasses.replace(reuse, frame_index=frame.index, timestamp_ms=frame.timestamp_ms)
+            return self.feed_observation(obs, moving=False)
+        try:
+            obs = self.reader(image)
+        except Exception as exc:  # noqa: BLE001 - one unreadable frame must not stop the referee
+            self.bad_frames += 1
+            self.bus.publish(SourceStatusEvent(status="bad_frame", detail=f"frame {frame.index} unreadable: {exc}"))
+            self._settle_again()
+            return None
+        self.frames_read += 1
+        obs = dataclasses.replace(obs, frame_index=frame.index, timestamp_ms=frame.timestamp_ms)
+        self._latest_obs = obs
+        self._read_snapshot = self.motion.snapshot() if self.motion is not None else None
+        self._still_reads += 1
+        return self.feed_observation(obs, moving=False)
+
+    def _settle_again(self) -> None:
+        """After a bad frame or an outage: the board must be read and settle again."""
+        self.filter.reset()
+        self._still_reads = 0
+        self._latest_obs = None
+
+    def _reusable(self) -> Optional[Observation]:
+        """The last reading, when this still frame shows the same picture as the
+        frame it was read from and enough still frames have been read to vote
+        (``StabilitySettings.window``): the board reader then runs once per
+        still period instead of once per frame. ``None`` when a read is needed."""
+        if self.motion is None or self._latest_obs is None or self._still_reads < self.stability_settings.window:
+            return None
+        if self.motion.changed_since(self._read_snapshot) > self.motion.moving_fraction:
+            return None
+        return self._latest_obs
+
+    def feed_observation(self, obs: Observation, moving: bool = False) -> Optional[Observation]:
+        """Push one per-frame reading through the stability filter; a new stable
+        observation goes on the bus and to the referee. Returns it (or ``None``)."""
+        stable = self.filter.push(obs, moving, obs.timestamp_ms)
+        self._board_status(obs.frame_index)
+        if stable is None:
+            return None
+        self.bus.publish(ObservationEvent(observation=stable.to_dict(), stable=True, frame_index=obs.frame_index))
+        disturbed = self.filter.last_disturbed or self.report_every_frame
+        with self._lock:
+            self.referee.observe(stable, disturbed=disturbed)
+        return stable
+
+    def _board_status(self, frame_index: int = -1) -> None:
+        """Publish the filter's status when it changes (``settling`` is too
+        short-lived to be worth a message)."""
+        status = self.filter.status
+        if status == "settling":
+            return
+        detail = self.filter.held_reason or "" if status == "held" else ""
+        if (status, detail) != self._last_board_status or self.report_every_frame:
+            self._last_board_status = (status, detail)
+            self.bus.publish(BoardStatusEvent(status=status, detail=detail, frame_index=frame_index))
+
+    def on_source_status(self, status: str, detail: str) -> None:
+        """The grabber's status callback: publishes a ``SourceStatusEvent``; an
+        outage makes the board settle again (the state is kept)."""
+        self._source_status = status
+        if status in ("lost", "reconnecting"):
+            self._settle_again()
+            if self.motion is not None:
+                self.motion.reset()
+        self.bus.publish(SourceStatusEvent(status=status, detail=detail))
+
+    def run(self, grabber, stop: threading.Event, on_frame: Optional[Callable[[Any, float], None]] = None,
+            pace: Optional[Callable[[Any], None]] = None) -> None:
+        """Process frames from ``grabber`` (a started ``FrameGrabber``) until a
+        finite source ends or ``stop`` is set. ``pace(frame)`` is called before
+        each frame (to play a file in real time); ``on_frame(frame, seconds)``
+        after it, with its processing time (for benchmarks)."""
+        while not stop.is_set():
+            frame = grabber.get(timeout=0.25)
+            if frame is None:
+                if grabber.ended or not grabber.source.live:
+                    break
+                continue
+            if pace is not None:
+                pace(frame)
+                if stop.is_set():
+                    break
+            t0 = time.perf_counter()
+            self.process_frame(frame)
+            if on_frame is not None:
+                on_frame(frame, time.perf_counter() - t0)
+
+    # -------------------------------------------------------- SessionApi
+    def state(self) -> dict[str, Any]:
+        """The whole current state (``GET /api/state``): see ``SessionApi.state``;
+        adds ``stability`` (the filter's status), ``source`` and ``frames``."""
+        with self._lock:
+            out = self.referee.state()
+        out["stability"] = self.filter.describe()
+        out["source"] = self._source_status
+        out["frames"] = {"seen": self.frames, "read": self.frames_read, "reused": self.frames_reused,
+                         "bad": self.bad_frames}
+        out["match_settings"] = dict(self._match_settings)
+        return out
+
+    def new_match(self, settings: dict[str, Any]) -> None:
+        """Start a new match (see ``SessionApi.new_match``). Raises ``ValueError``
+        with a sentence for bad settings; the running match is then kept."""
+        if not isinstance(settings, dict):
+            raise ValueError("match settings are a JSON object")
+        try:
+            ref_settings = RefereeSettings(
+                illegal_play_policy=settings.get("illegal_play_policy", "mandatory_correction"),
+                die_on_checker=settings.get("die_on_checker", "flat_ok"),
+                mode=settings.get("mode", "tournament"),
+                layout=settings.get("layout"),
+            )
+        except RefereeError as exc:
+            raise ValueError(str(exc)) from None
+        log_path = self.match_log
+        if log_path is not None and hasattr(self, "referee"):
+            stem = pathlib.Path(log_path)
+            log_path = str(stem.with_name(f"{stem.stem}-{time.strftime('%Y%m%d-%H%M%S')}{stem.suffix}"))
+        match = make_match(settings, log_path)
+        with self._lock:
+            old = getattr(self, "referee", None)
+            if old is not None and ref_settings.layout is None:
+                ref_settings = dataclasses.replace(ref_settings, layout=old.layout)
+            self._match_settings = {k: v for k, v in settings.items() if k != "layout"}
+            self.referee = Referee(self.bus, match, ref_settings)
+            self.filter.forget_last()
+            self.referee._publish_turn()
+
+    def resign(self, player: int, level: int) -> None:
+        """``player`` offers to resign at ``level``; ``ValueError`` when not possible."""
+        with self._lock:
+            self.referee.resign(player, level)
+
+    def answer_resignation(self, accept: bool) -> None:
+        """The opponent answers the pending resignation; ``ValueError`` if none."""
+        with self._lock:
+            self.referee.answer_resignation(bool(accept))
+
+    def set_dice(self, dice: tuple[int, int], by: str) -> None:
+        """Override a misread roll; ``ValueError`` when not possible."""
+        with self._lock:
+            self.referee.set_dice(dice, by=by)
+            self.filter.forget_last()
+
+    def set_position(self, position_id: str, by: str) -> None:
+        """Override the board with a gnubg Position ID; ``ValueError`` when malformed."""
+        with self._lock:
+            self.referee.set_position(position_id, by=by)
+            self.filter.forget_last()
+
+    def undo(self, by: str) -> None:
+        """Undo the last verdict or override; ``ValueError`` when nothing to undo."""
+        with self._lock:
+            self.referee.undo(by=by)
+            self.filter.forget_last()
+
+    def confirm(self, by: str = "keyboard") -> None:
+        """Accept the board as it stands while the referee waits for a correction
+        (the referee's or the opponent's decision); ``ValueError`` otherwise."""
+        with self._lock:
+            self.referee.accept_board(by=by)
+            self.filter.forget_last()
+
+    def double(self, player: int, by: str = "keyboard") -> None:
+        """``player`` doubles (keyboard/dashboard); ``ValueError`` when not allowed."""
+        with self._lock:
+            self.referee.double(player, by=by)
+
+    def take(self, player: int, by: str = "keyboard") -> None:
+        """``player`` takes the pending double; ``ValueError`` when none waits."""
+        with self._lock:
+            self.referee.take(player, by=by)
+
+    def drop(self, player: int, by: str = "keyboard") -> None:
+        """``player`` drops the pending double; ``ValueError`` when none waits."""
+        with self._lock:
+            self.referee.drop(player, by=by)
+
+    def match_record(self) -> str:
+        """The match so far as Jellyfish ``.mat`` text (``companion.mat``)."""
+        from companion.mat import export_mat
+
+        with self._lock:
+            return export_mat(self.referee.match)
+
+    def latest_frame_jpeg(self) -> Optional[bytes]:
+        """The newest frame with the reading and the referee's state drawn over
+        it, as JPEG bytes, or ``None`` before the first frame."""
+        import cv2
+
+        image = self._latest_image
+        if image is None:
+            return None
+        canvas = image.copy()
+        obs = self._latest_obs
+        if obs is not None:
+            for d in obs.dice:
+                if d.box is not None:
+                    x0, y0, x1, y1 = (int(v) for v in d.box)
+                    cv2.rectangle(canvas, (x0, y0), (x1, y1), (0, 0, 255) if d.cocked else (0, 200, 0), 2)
+                    cv2.putText(canvas, str(d.value), (x0, y0 - 4), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 255, 255), 2)
+        with self._lock:
+            waiting = self.referee.phase.value.replace("_", " ")
+        text = f"waiting for {waiting} | board {self.filter.status}"
+        cv2.putText(canvas, text, (10, 28), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (0, 0, 0), 4)
+        cv2.putText(canvas, text, (10, 28), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (255, 255, 255), 2)
+        ok, buf = cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        return buf.tobytes() if ok else None

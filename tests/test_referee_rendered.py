@@ -1,0 +1,61 @@
+"""Rendered games through ``companion watch`` as frames: the board reader, the
+dice and cube readers, motion, stability and the referee, end to end.
+
+Each game is a seeded script (``companion.scripted_game.random_game``) drawn by
+the project's renderers: hands over the board while checkers move, cocked
+rolls, illegal plays and their corrections, doubles and takes, a dropped double
+to end the game. A corrupt frame and a frame of the wrong size are slipped in.
+The verdict stream must equal the ground truth: no false accusation, no missed
+illegal play. ``COMPANION_E2E_GAMES`` sets the number of games (default 1;
+the README's figure uses 20)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import cv2
+import pytest
+
+from companion.demo import DEMO_LAYOUT, demo_corners_arg, render_script
+from companion.scripted_game import comparable, expected_comparable, random_game
+
+
+def _insert_faults(folder):
+    frames = sorted(folder.glob("frame*.jpg"))
+    (folder / "frame00002a.jpg").write_bytes(b"\xff\xd8 this is not a picture")
+    small = cv2.resize(cv2.imread(str(frames[3])), (480, 270))
+    cv2.imwrite(str(folder / "frame00003a.jpg"), small)
+
+
+@pytest.mark.slow
+def test_rendered_games_through_watch(repo_root, tmp_path):
+    games = int(os.environ.get("COMPANION_E2E_GAMES", "1"))
+    failures = []
+    totals = {"illegal": 0, "accused": 0, "verdicts": 0}
+    for g in range(games):
+        script = random_game(1000 + g, match_length=5, illegal_rate=0.3, cocked_rate=0.2, max_turns=4)
+        folder = tmp_path / f"game{g}"
+        render_script(script, folder)
+        _insert_faults(folder)
+        env = dict(os.environ, PYTHONPATH=str(repo_root))
+        r = subprocess.run(
+            [sys.executable, "-m", "companion", "watch", "--no-web", "--keyboard", "off", "--source", str(folder),
+             "--fps", "10", "--corners", demo_corners_arg(), "--bottom-colour", DEMO_LAYOUT.colours[0],
+             "--match-length", "5", "--events-jsonl", "-"],
+            cwd=repo_root, env=env, capture_output=True, text=True, timeout=1200,
+        )
+        assert r.returncode == 0, r.stderr[-2000:]
+        events = [json.loads(line) for line in r.stdout.splitlines()]
+        bad = [e for e in events if e["type"] == "source" and e["status"] == "bad_frame"]
+        assert len(bad) == 2, bad  # the corrupt frame and the small one: reported, survived
+        got, expected = comparable(events), expected_comparable(script)
+        totals["illegal"] += sum(1 for e in expected if e.get("verdict") == "illegal")
+        totals["accused"] += sum(1 for e in got if e.get("verdict") == "illegal")
+        totals["verdicts"] += sum(1 for e in expected if e["type"] == "verdict")
+        if got != expected:
+            failures.append((g, got, expected))
+    assert not failures, f"{len(failures)} of {games} games differ; first: {failures[0]}"
+    assert totals["accused"] == totals["illegal"]

@@ -1,0 +1,217 @@
+"""Frame sources, the grabber thread and motion, on real image and video files."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.motion import MotionDetector
+from vision.sources import CaptureSource, FolderSource, FrameGrabber, SourceError, open_source
+
+
+def _image(value: int, w: int = 64, h: int = 48) -> np.ndarray:
+    img = np.full((h, w, 3), value, np.uint8)
+    cv2.putText(img, str(value), (5, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (0, 0, 255), 2)
+    return img
+
+
+def test_folder_source_natural_order_and_corrupt_file(tmp_path):
+    for i in (10, 2, 1):
+        cv2.imwrite(str(tmp_path / f"frame{i}.png"), _image(i * 10))
+    (tmp_path / "frame5.jpg").write_bytes(b"not a jpeg at all")
+    (tmp_path / "notes.txt").write_text("ignored")
+    src = FolderSource(tmp_path, fps=10)
+    src.open()
+    frames = []
+    while (f := src.read()) is not None:
+        frames.append(f)
+    assert [f.name for f in frames] == ["frame1.png", "frame2.png", "frame5.jpg", "frame10.png"]
+    assert frames[2].image is None and "cannot decode" in frames[2].error
+    assert frames[3].image.shape == (48, 64, 3) and frames[3].image[0, 0, 0] == 100
+    assert [f.timestamp_ms for f in frames] == [0.0, 100.0, 200.0, 300.0]
+
+
+def test_open_source_errors(tmp_path):
+    with pytest.raises(SourceError):
+        open_source(str(tmp_path / "missing"))
+    with pytest.raises(SourceError):
+        open_source(str(tmp_path))  # a folder without images
+    assert open_source("0").live is True
+    assert open_source("http://127.0.0.1:9/stream.mjpg").live is True
+
+
+def _write_video(path, n, size=(64, 48)):
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 25.0, size)
+    assert writer.isOpened()
+    for i in range(n):
+        writer.write(_image(20 + 10 * i, *size))
+    writer.release()
+
+
+def test_video_file_through_the_grabber_drops_nothing(tmp_path):
+    path = tmp_path / "clip.avi"
+    _write_video(path, 12)
+    statuses = []
+    grabber = FrameGrabber(open_source(str(path)), on_status=lambda s, d: statuses.append(s), queue_size=2).start()
+    frames = []
+    while (f := grabber.get(timeout=5)) is not None:
+        time.sleep(0.005)  # a slow consumer still sees every frame of a file
+        frames.append(f)
+    grabber.stop()
+    assert [f.index for f in frames] == list(range(12))
+    assert frames[1].timestamp_ms == pytest.approx(40.0)
+    assert statuses == ["ok", "ended"]
+
+
+def test_live_source_that_disappears_is_reopened_with_backoff(tmp_path):
+    """A live capture (here a video file read as a live stream) that ends is
+    reported lost, retried while missing, and delivers again once back."""
+    path = tmp_path / "cam.avi"
+    _write_video(path, 5)
+    hidden = tmp_path / "away.avi"
+    events = []
+    lock = threading.Lock()
+
+    def on_status(status, detail):
+        with lock:
+            events.append(status)
+        if status == "lost" and not hidden.exists() and path.exists() and len(events) < 3:
+            path.rename(hidden)  # the camera is unplugged
+
+    grabber = FrameGrabber(CaptureSource(str(path), live=True), on_status=on_status, backoff_s=0.05, max_backoff_s=0.2)
+    grabber.start()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        with lock:
+            if events.count("reconnecting") >= 2:
+                break
+        time.sleep(0.02)
+    hidden.rename(path)  # plugged back in
+    got = None
+    while time.monotonic() < deadline:
+        with lock:
+            if events[-1] == "ok" and events.count("ok") >= 2:
+                break
+        time.sleep(0.02)
+    got = grabber.get(timeout=5)
+    grabber.stop()
+    assert events[0] == "ok"
+    assert "lost" in events and "reconnecting" in events
+    assert events.count("ok") >= 2  # back after the outage
+    assert got is not None and got.image is not None
+    assert grabber.outages >= 1
+
+
+class _MjpegCamera:
+    """A real MJPEG-over-HTTP camera (multipart/x-mixed-replace, as IP cameras
+    serve it): each connection gets ``per_connection`` frames, then the stream
+    ends; :meth:`stop` takes the camera off the network, :meth:`start` brings it
+    back on the same port."""
+
+    def __init__(self, per_connection=15):
+        import http.server
+        import socketserver
+
+        camera = self
+        self.per_connection = per_connection
+        self.served = 0
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                self.send_response(200)
+                self.send_header("Content-Type", "multipart/x-mixed-replace; boundary=frame")
+                self.end_headers()
+                for i in range(camera.per_connection):
+                    ok, buf = cv2.imencode(".jpg", _image(30 + 8 * (i % 20), 96, 64))
+                    data = buf.tobytes()
+                    try:
+                        self.wfile.write(b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n" % len(data))
+                        self.wfile.write(data + b"\r\n")
+                    except (BrokenPipeError, ConnectionResetError):
+                        return
+                    camera.served += 1
+                    time.sleep(0.01)
+
+        class Server(socketserver.ThreadingTCPServer):
+            allow_reuse_address = True
+            daemon_threads = True
+
+        self._server_class = Server
+        self._handler = Handler
+        self.port = 0
+        self.start()
+
+    def start(self):
+        self.server = self._server_class(("127.0.0.1", self.port), self._handler)
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.port}/stream.mjpg"
+
+
+def test_an_http_camera_that_goes_away_is_reopened_with_backoff():
+    camera = _MjpegCamera(per_connection=15)
+    statuses = []
+    lock = threading.Lock()
+
+    def on_status(status, detail):
+        with lock:
+            statuses.append(status)
+
+    source = open_source(camera.url)
+    assert source.live
+    grabber = FrameGrabber(source, on_status=on_status, backoff_s=0.05, max_backoff_s=0.2).start()
+    first = grabber.get(timeout=10)
+    assert first is not None and first.image.shape == (64, 96, 3)
+    camera.stop()  # the camera leaves the network
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        with lock:
+            if statuses.count("lost") >= 2 and "reconnecting" in statuses:
+                break
+        time.sleep(0.02)
+    camera.start()  # and comes back on the same address
+    back = None
+    while time.monotonic() < deadline:
+        frame = grabber.get(timeout=0.5)
+        with lock:
+            if frame is not None and statuses.count("ok") >= 2:
+                back = frame
+                break
+    grabber.stop()
+    camera.stop()
+    assert statuses[0] == "ok" and "lost" in statuses and "reconnecting" in statuses
+    assert back is not None and back.image.shape == (64, 96, 3)
+    assert grabber.outages >= 1
+
+
+def test_motion_detector_still_moving_and_size_change():
+    det = MotionDetector()
+    base = np.full((360, 640, 3), 120, np.uint8)
+    assert det.update(base).moving  # first frame: nothing to compare
+    noisy = base.copy()
+    noisy[::7, ::5] += 4  # sensor noise below the pixel threshold
+    r = det.update(noisy)
+    assert not r.moving and r.score < 0.001
+    hand = noisy.copy()
+    cv2.circle(hand, (300, 180), 60, (60, 90, 200), -1)
+    r = det.update(hand)
+    assert r.moving and r.score > 0.02
+    assert not det.update(hand).moving
+    r = det.update(np.full((720, 1280, 3), 120, np.uint8))
+    assert r.moving and "size" in r.reason
+    with pytest.raises(ValueError):
+        det.update(np.zeros((10, 10, 4), np.uint8))

@@ -1,0 +1,154 @@
+"""Automatic board detection: where is the playing field in a photo?
+
+Candidates are quadrilaterals from OpenCV's contour tools (Canny edges and colour
+thresholds at a few settings, ``findContours`` + ``approxPolyDP`` / ``minAreaRect``),
+plus pairs of side-by-side quadrilaterals joined across the bar (boards whose two
+halves stand apart). Each candidate, in both of its possible row directions, is
+warped to a small canonical field and scored by the board's signature: in the band
+where the points are narrow, each of the 24 point columns shows its point's colour
+in its middle and the field's colour at its edges, and the colours alternate
+between neighbouring points. The best candidate above ``MIN_SCORE`` wins.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.registration import RegistrationError
+
+#: Least board signature score accepted (see :func:`board_score`).
+MIN_SCORE = 0.35
+_W, _H = 160, 150
+
+
+def _order(quad: np.ndarray) -> np.ndarray:
+    """Four points -> TL, TR, BR, BL (clockwise on screen, starting top-left)."""
+    q = np.asarray(quad, dtype=np.float64).reshape(4, 2)
+    c = q.mean(axis=0)
+    ang = np.arctan2(q[:, 1] - c[1], q[:, 0] - c[0])
+    q = q[np.argsort(ang)]  # clockwise on screen (y down), starting from the left
+    start = int(np.argmin(q[:, 0] + q[:, 1]))
+    return np.roll(q, -start, axis=0)
+
+
+def board_score(image_bgr: np.ndarray, corners: np.ndarray) -> float:
+    """The board signature of a candidate field (about 0 for non-boards, 0.5-1 for boards).
+
+    ``corners``: (4, 2) image-order corners. Measures, over the 24 point columns in
+    the band 22-38% of the way from each edge, how much the column's middle differs
+    from its edges (relative to the image's contrast) and how well the point colours
+    alternate, for a few bar widths (the best counts). Returns a float.
+    """
+    import cv2
+
+    dst = np.array([[0, 0], [_W, 0], [_W, _H], [0, _H]], np.float32)
+    hmat = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
+    warped = cv2.warpPerspective(image_bgr, hmat, (_W, _H), flags=cv2.INTER_AREA)
+    lab = cv2.cvtColor(warped, cv2.COLOR_BGR2LAB).astype(np.float32)
+    flat = lab.reshape(-1, 3)
+    scale = max(20.0, float(np.percentile(np.linalg.norm(flat[::4] - flat.mean(0), axis=1), 90)))
+    bands = np.concatenate([lab[int(0.22 * _H):int(0.38 * _H)], lab[int(0.62 * _H):int(0.78 * _H)]], axis=0)
+    half = bands.shape[0] // 2
+    best = 0.0
+    for bar in (0.04, 0.07, 0.1):
+        b0, b1 = 0.5 * _W * (1 - bar), 0.5 * _W * (1 + bar)
+        pw = b0 / 6
+        x0 = np.array([c * pw if c < 6 else b1 + (c - 6) * pw for c in range(12)])
+        mid = np.clip(np.rint(x0 + pw / 2).astype(int), 1, _W - 2)
+        left = np.clip(np.rint(x0).astype(int), 0, _W - 1)
+        right = np.clip(np.rint(x0 + pw).astype(int) - 1, 0, _W - 1)
+        mids, edges = [], []
+        for rows in (bands[:half], bands[half:]):
+            c = np.concatenate([rows[:, mid - 1], rows[:, mid], rows[:, mid + 1]], axis=0)  # (3r, 12, 3)
+            e = np.concatenate([rows[:, left], rows[:, right]], axis=0)
+            mids.append(np.median(c, axis=0))
+            edges.append(np.median(e, axis=0))
+        mids_a, edges_a = np.concatenate(mids), np.concatenate(edges)  # (24, 3)
+        contrast = np.linalg.norm(mids_a - edges_a, axis=1)
+        c_score = float(np.median(np.clip(contrast / (0.6 * scale), 0, 1)))
+        rows_m = mids_a.reshape(2, 12, 3)
+        d1 = np.linalg.norm(rows_m[:, 1:] - rows_m[:, :-1], axis=2).mean()
+        d2 = np.linalg.norm(rows_m[:, 2:] - rows_m[:, :-2], axis=2).mean()
+        alt = float(np.clip((d1 - d2) / max(d1, 1e-3), 0, 1))
+        edge_sd = float(np.linalg.norm(np.std(edges_a, axis=0)) / scale)
+        best = max(best, c_score * (0.5 + 0.5 * alt) * float(np.clip(1.2 - edge_sd, 0, 1)))
+    return best
+
+
+def _candidates(img: np.ndarray) -> list[np.ndarray]:
+    import cv2
+
+    h, w = img.shape[:2]
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    blur = cv2.GaussianBlur(gray, (5, 5), 0)
+    masks = []
+    for lo, hi in ((30, 90), (60, 160), (100, 250)):
+        e = cv2.Canny(blur, lo, hi)
+        masks.append(cv2.dilate(e, np.ones((3, 3), np.uint8)))
+    lab = cv2.cvtColor(cv2.GaussianBlur(img, (7, 7), 0), cv2.COLOR_BGR2LAB)
+    for ch in range(3):
+        _, t = cv2.threshold(lab[:, :, ch], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        masks += [t, 255 - t]
+    quads: list[np.ndarray] = []
+    min_area = 0.06 * w * h
+    for m in masks:
+        contours, _ = cv2.findContours(m, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        for cnt in contours:
+            area = cv2.contourArea(cnt)
+            if area < min_area:
+                continue
+            hull = cv2.convexHull(cnt)
+            peri = cv2.arcLength(hull, True)
+            for eps in (0.02, 0.04):
+                approx = cv2.approxPolyDP(hull, eps * peri, True)
+                if len(approx) == 4 and cv2.isContourConvex(approx):
+                    quads.append(_order(approx.reshape(4, 2)))
+                    break
+            rect = cv2.boxPoints(cv2.minAreaRect(cnt))
+            quads.append(_order(rect))
+    # Halves standing apart: join two quads of similar height side by side.
+    halves = [q for q in quads if cv2.contourArea(q.astype(np.float32)) < 0.5 * w * h]
+    joined = []
+    for i, a in enumerate(halves[:60]):
+        for b in halves[i + 1:60]:
+            left, right = (a, b) if a[:, 0].mean() < b[:, 0].mean() else (b, a)
+            ha = np.linalg.norm(left[3] - left[0])
+            hb = np.linalg.norm(right[2] - right[1])
+            gap = np.linalg.norm(right[0] - left[1])
+            wl = np.linalg.norm(left[1] - left[0])
+            if abs(ha - hb) < 0.1 * max(ha, hb) and gap < 0.3 * wl and wl > 0.2 * ha:
+                joined.append(np.array([left[0], right[1], right[2], left[3]]))
+    return quads + joined
+
+
+def find_board(image_bgr: np.ndarray) -> np.ndarray:
+    """Find the playing field; returns (4, 2) float64 image-order corners.
+
+    ``image_bgr``: (H, W, 3) uint8 BGR. Works on a copy at most 640 pixels wide; the
+    best-scoring candidate (:func:`board_score`) wins. Raises
+    :class:`~vision.registration.RegistrationError` when nothing scores as a board.
+    """
+    import cv2
+
+    h, w = image_bgr.shape[:2]
+    s = min(1.0, 640.0 / max(h, w))
+    img = cv2.resize(image_bgr, (int(round(w * s)), int(round(h * s))), interpolation=cv2.INTER_AREA) if s < 1 else image_bgr
+    scored: list[tuple[float, np.ndarray]] = []
+    seen: list[np.ndarray] = []
+    for q in _candidates(img):
+        if any(np.abs(q - o).max() < 4 for o in seen):
+            continue
+        seen.append(q)
+        for cand in (q, np.array([q[3], q[0], q[1], q[2]])):
+            scored.append((board_score(img, cand), cand))
+    scored.sort(key=lambda t: -t[0])
+    top: list[tuple[float, np.ndarray]] = []
+    for sc, q in scored:
+        if all(np.abs(q - o).max() > 0.03 * max(img.shape[:2]) for _, o in top):
+            top.append((sc, q))
+        if len(top) >= 4:
+            break
+    best, best_q = (top[0][0], top[0][1]) if top else (0.0, None)
+    if best_q is None or best < MIN_SCORE:
+        raise RegistrationError("no board found in the image (give --corners or a --calibration profile)")
+    return best_q / s

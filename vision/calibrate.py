@@ -1,0 +1,121 @@
+"""Calibration: register a board in a frame, learn its checker colours, make a profile.
+
+Two ways to learn the two checker colours (never hard-coded):
+
+* ``opening``: the frame shows the opening position, whose layout is known. The
+  inner colours of the checkers on points 6, 8, 13 and 24 (one player) and 1, 12, 17
+  and 19 (the other) are averaged; the lighter set is ``light``.
+* ``reading``: the frame's own reading, confirmed by the user (keeping the profile);
+  the two colour clusters found become the profile's colours.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+
+from companion.observation import Observation
+from vision.checkers import CheckerColours, CheckerSettings, read_checkers, warp_for_reading
+from vision.profile import Profile
+from vision.reader import BoardReader
+from vision.registration import CameraModel, Field, field_from_corners
+
+#: The opening position (reference numbering): checkers per point of the player whose
+#: home board holds points 1-6, and of the other player.
+OPENING_NEAR = {6: 5, 8: 3, 13: 5, 24: 2}
+OPENING_FAR = {1: 2, 12: 5, 17: 3, 19: 5}
+
+
+class CalibrationError(ValueError):
+    """The frame cannot be used to calibrate (e.g. not the opening position)."""
+
+
+def learn_colours_opening(image_bgr: np.ndarray, field: Field,
+                          settings: CheckerSettings = CheckerSettings()) -> CheckerColours:
+    """Checker colours from a frame of the opening position.
+
+    Samples the inner disc of every checker slot the opening position fills (the
+    slots' places follow the board geometry at the working scale), then reads the
+    frame with those colours as a check. Raises :class:`CalibrationError` when the
+    two sets' colours are too alike or fewer than 20 of the 24 points read as the
+    opening position.
+    """
+    import cv2
+
+    small = warp_for_reading(image_bgr, field, settings)
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    h, w = lab.shape[:2]
+    s = small.shape[1] / field.size[0]
+    pw_w, ph = field.checker_size
+    k = max(3, int(round(0.45 * pw_w * s)) | 1)
+    inner = cv2.blur(lab, (k, k))
+    sets = []
+    for layout in (OPENING_NEAR, OPENING_FAR):
+        samples = []
+        for p, n in layout.items():
+            g = field.point(p)
+            for i in range(min(n, 5)):
+                y = (g.base_y + g.direction * (i + 0.5) * ph) * s
+                x = g.centre_x * s
+                samples.append(inner[int(np.clip(round(y), 0, h - 1)), int(np.clip(round(x), 0, w - 1))])
+        sets.append(np.median(np.array(samples), axis=0))
+    a, b = sets
+    if np.linalg.norm(a - b) < settings.colour_split:
+        raise CalibrationError("the two checker sets look alike: is the board in the opening position?")
+    light, dark = (a, b) if a[0] >= b[0] else (b, a)
+    colours = CheckerColours(tuple(float(v) for v in light), tuple(float(v) for v in dark))  # type: ignore[arg-type]
+    # Check: read with these colours, the frame must show the opening layout.
+    reading = read_checkers(small, field, settings, colours, occlusion=False)
+    near_colour = "light" if (a is light) else "dark"
+    far_colour = "dark" if near_colour == "light" else "light"
+    expected = [(0, None)] * 24
+    for p, n in OPENING_NEAR.items():
+        expected[p - 1] = (n, near_colour)
+    for p, n in OPENING_FAR.items():
+        expected[p - 1] = (n, far_colour)
+    agree = sum((reading.counts[i], reading.colours[i]) == expected[i] for i in range(24))
+    if agree < 20:
+        raise CalibrationError(f"the frame does not show the opening position ({agree}/24 points agree)")
+    return colours
+
+
+def calibrate_board(image_bgr: np.ndarray, corners: Optional[np.ndarray] = None, aruco: Optional[dict] = None,
+                    orientation: str = "bottom-right", learn: str = "reading",
+                    camera: Optional[CameraModel] = None, name: str = "board",
+                    notes: str = "", settings: CheckerSettings = CheckerSettings()) -> tuple[Profile, Observation]:
+    """Make a :class:`Profile` from one frame.
+
+    ``corners``: (4, 2) image-order field corners, else ``aruco`` markers, else the
+    board is found automatically. ``learn``: ``"opening"``, ``"reading"`` (see the
+    module's doc) or ``"none"`` (colours are then clustered in every frame). Returns the profile and the frame's reading with the learned colours.
+    Raises :class:`CalibrationError` or :class:`~vision.registration.RegistrationError`.
+    """
+    h, w = image_bgr.shape[:2]
+    if corners is None:
+        reader = BoardReader(aruco=aruco, orientation=orientation)
+        field = reader.register(image_bgr)
+        from vision.registration import image_order_corners
+
+        corners = image_order_corners(field.corners, orientation)
+    if camera is not None and tuple(camera.image_size) != (w, h):
+        raise CalibrationError(f"the lens calibration is for {camera.image_size[0]}x{camera.image_size[1]} frames, "
+                               f"this frame is {w}x{h}")
+    field = field_from_corners(corners, (w, h), orientation, camera=camera)
+    if learn == "opening":
+        colours = learn_colours_opening(image_bgr, field, settings)
+    elif learn == "none":
+        colours = None
+    elif learn == "reading":
+        reading = read_checkers(warp_for_reading(image_bgr, field, settings), field, settings)
+        if reading.colour_model is None:
+            raise CalibrationError("could not find two checker colours in this frame; "
+                                   "use a frame with both sets in view or --learn opening")
+        colours = reading.colour_model
+    else:
+        raise CalibrationError(f"learn must be 'opening', 'reading' or 'none', got {learn!r}")
+    profile = Profile(name=name, image_size=(w, h), corners=np.asarray(corners, float),
+                      aruco=aruco, orientation=orientation,
+                      camera=camera, colours=colours, settings=settings, notes=notes)
+    obs = BoardReader(field=field, settings=settings, colours=colours, orientation=orientation).read(image_bgr)
+    return profile, obs

@@ -1,0 +1,209 @@
+"""``companion read`` and ``companion calibrate``: the board reader on the command line.
+
+``companion read IMAGE [--corners TLx,TLy,TRx,TRy,BRx,BRy,BLx,BLy] [--calibration FILE]
+[--json] [--annotate OUT.png]`` reads one photo. Without ``--corners`` or a profile
+the board is found automatically. ``--json`` prints ``Observation.to_dict()``.
+
+``companion calibrate (IMAGE | --camera N) [--corners ...] [--aruco] [--learn
+opening|reading] [--orientation Q] [--chessboard 'GLOB'] [--name NAME] [--out FILE]``
+registers the board, learns the checker colours and writes a profile (JSON,
+documented in ``calibration/README.md``).
+
+OpenCV is imported inside the handlers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import re
+import sys
+from typing import Any
+
+from companion.cli import UserError
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``read`` and ``calibrate`` sub-commands."""
+    p = subparsers.add_parser("read", help="read the checkers (and dice/cube where available) from a board photo",
+                              description="Read one board photo: counts and colours per point, bar, off.")
+    # "--corners -4,2,..." (a negative first corner after a space) reads as a value too.
+    p._negative_number_matcher = re.compile(r"^-\d[\d.,eE+-]*$")  # argparse's own hook for this
+    p.add_argument("image", help="photo of the board (any format OpenCV reads)")
+    p.add_argument("--corners", help="playing field corners TLx,TLy,TRx,TRy,BRx,BRy,BLx,BLy in pixels "
+                                     "(use --corners=-4,2,... when the first is negative)")
+    p.add_argument("--calibration", metavar="FILE", help="a profile written by `companion calibrate`")
+    p.add_argument("--orientation", choices=["bottom-right", "bottom-left", "top-right", "top-left"],
+                   help="image quadrant of the home board of the player whose numbering is used (default bottom-right)")
+    p.add_argument("--json", action="store_true", help="print the reading as JSON")
+    p.add_argument("--annotate", metavar="OUT.png", help="write the photo with the reading drawn over it")
+    p.set_defaults(func=cmd_read)
+
+    c = subparsers.add_parser("calibrate", help="register a board, learn its checker colours, write a profile",
+                              description="Calibrate a board and camera; writes a JSON profile.")
+    src = c.add_mutually_exclusive_group(required=True)
+    src.add_argument("image", nargs="?", help="a photo of the board as the camera sees it")
+    src.add_argument("--camera", type=int, metavar="N", help="grab a frame from camera N (OpenCV VideoCapture)")
+    c._negative_number_matcher = re.compile(r"^-\d[\d.,eE+-]*$")
+    c.add_argument("--corners", help="playing field corners TLx,TLy,...,BLy (else ArUco or automatic)")
+    c.add_argument("--aruco", action="store_true", help="find the field from ArUco markers 0-3 (DICT_4X4_50) at its corners")
+    c.add_argument("--aruco-dictionary", default="DICT_4X4_50", help="ArUco dictionary (default DICT_4X4_50)")
+    c.add_argument("--learn", choices=["opening", "reading", "none"], default="reading",
+                   help="learn the checker colours from the opening position, or from this frame's reading "
+                        "(which you confirm by keeping the profile), or not at all; default reading")
+    c.add_argument("--orientation", choices=["bottom-right", "bottom-left", "top-right", "top-left"],
+                   default="bottom-right", help="image quadrant of the reference player's home board")
+    c.add_argument("--chessboard", metavar="GLOB", help="photos of a printed chessboard for lens calibration")
+    c.add_argument("--pattern", default="9x6", help="chessboard inner corners, columns x rows (default 9x6)")
+    c.add_argument("--name", default="board", help="profile name (default board)")
+    c.add_argument("--notes", default="", help="free text stored in the profile")
+    c.add_argument("--out", metavar="FILE", help="where to write the profile (default calibration/NAME.json)")
+    c.set_defaults(func=cmd_calibrate)
+
+
+def _reader_for(args: argparse.Namespace, image):
+    from vision.profile import ProfileError, load_profile
+    from vision.reader import BoardReader
+    from vision.registration import RegistrationError, field_from_corners, parse_corners
+
+    h, w = image.shape[:2]
+    profile = None
+    if args.calibration:
+        try:
+            profile = load_profile(args.calibration)
+        except ProfileError as exc:
+            raise UserError(str(exc)) from None
+    orientation = args.orientation or (profile.orientation if profile else "bottom-right")
+    try:
+        if args.corners:
+            corners = parse_corners(args.corners)
+            field = field_from_corners(corners, (w, h), orientation,
+                                       profile.geometry if profile else None,
+                                       profile.camera if profile and profile.camera and tuple(profile.camera.image_size) == (w, h) else None)
+            if profile:
+                return BoardReader(field=field, settings=profile.settings, colours=profile.colours, orientation=orientation)
+            return BoardReader(field=field, orientation=orientation)
+        if profile:
+            import dataclasses
+
+            return BoardReader.from_profile(dataclasses.replace(profile, orientation=orientation), (w, h))
+        return BoardReader(orientation=orientation)
+    except RegistrationError as exc:
+        raise UserError(str(exc)) from None
+
+
+def cmd_read(args: argparse.Namespace) -> int:
+    """``companion read``: print the reading of one photo (text or ``--json``)."""
+    from vision.reader import ImageError, load_image
+    from vision.registration import RegistrationError
+
+    try:
+        image = load_image(args.image)
+    except ImageError as exc:
+        raise UserError(str(exc)) from None
+    reader = _reader_for(args, image)
+    try:  # dice and cube, where the dice reader and its models are installed
+        from vision.dice_plugin import DicePlugin
+
+        plugin = DicePlugin()
+        reader.dice_reader, reader.cube_reader = plugin.dice, plugin.cube
+    except (ImportError, FileNotFoundError, OSError):
+        pass
+    try:
+        result = reader.read_full(image)
+    except RegistrationError as exc:
+        raise UserError(str(exc)) from None
+    obs = result.observation
+    if args.annotate:
+        import cv2
+
+        from vision.annotate import annotate
+
+        pic = annotate(image, result.field, obs, result.checkers, reader.settings.work_scale)
+        out = pathlib.Path(args.annotate)
+        if out.parent and not out.parent.exists():
+            raise UserError(f"cannot write {out}: folder {out.parent} does not exist")
+        ok = cv2.imwrite(str(out), pic)
+        if not ok:
+            raise UserError(f"cannot write {out} (use a .png or .jpg name)")
+    if args.json:
+        print(json.dumps(obs.to_dict()))
+    else:
+        print(format_reading(obs))
+    return 0
+
+
+def format_reading(obs) -> str:
+    """A short text picture of the reading: the top row (13-24) over the bottom row (12-1)."""
+    def cell(p):
+        pr = obs.points[p - 1]
+        if p in obs.unreadable_points:
+            return "  ?"
+        if not pr.count:
+            return "  ."
+        return f"{pr.count:2d}{pr.colour[0].upper()}"
+
+    top = " ".join(cell(p) for p in range(13, 19)) + " |" + " ".join(cell(p) for p in range(19, 25))
+    bottom = " ".join(cell(p) for p in range(12, 6, -1)) + " |" + " ".join(cell(p) for p in range(6, 0, -1))
+    lines = [
+        "13-24: " + top,
+        "12- 1: " + bottom,
+        f"bar: light {obs.bar.light}, dark {obs.bar.dark}   off (inferred): light {obs.off.light}, dark {obs.off.dark}",
+    ]
+    if obs.unreadable_points:
+        lines.append("unreadable points: " + ", ".join(str(p) for p in obs.unreadable_points))
+    lines.append(f"read in {obs.timings_ms.get('total', 0.0):.1f} ms")
+    return "\n".join(lines)
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    """``companion calibrate``: register, learn colours, write a profile."""
+    import glob
+
+    import cv2
+
+    from vision.calibrate import CalibrationError, calibrate_board
+    from vision.profile import save_profile
+    from vision.reader import ImageError, load_image
+    from vision.registration import RegistrationError, calibrate_chessboard, parse_corners
+
+    if args.image:
+        try:
+            image = load_image(args.image)
+        except ImageError as exc:
+            raise UserError(str(exc)) from None
+    else:
+        cap = cv2.VideoCapture(args.camera)
+        ok, image = cap.read() if cap.isOpened() else (False, None)
+        cap.release()
+        if not ok or image is None:
+            raise UserError(f"cannot grab a frame from camera {args.camera}")
+    camera = None
+    if args.chessboard:
+        files = sorted(glob.glob(args.chessboard))
+        if not files:
+            raise UserError(f"no files match {args.chessboard!r}")
+        try:
+            cols, rows = (int(v) for v in args.pattern.lower().split("x"))
+        except ValueError:
+            raise UserError(f"--pattern must look like 9x6, got {args.pattern!r}") from None
+        try:
+            camera = calibrate_chessboard([load_image(f) for f in files], (cols, rows))
+        except (ImageError, RegistrationError) as exc:
+            raise UserError(str(exc)) from None
+    try:
+        corners = parse_corners(args.corners) if args.corners else None
+        aruco = {"dictionary": args.aruco_dictionary, "ids": [0, 1, 2, 3]} if args.aruco else None
+        profile, obs = calibrate_board(image, corners=corners, aruco=aruco, orientation=args.orientation,
+                                       learn=args.learn, camera=camera, name=args.name, notes=args.notes)
+    except (RegistrationError, CalibrationError) as exc:
+        raise UserError(str(exc)) from None
+    out = pathlib.Path(args.out) if args.out else pathlib.Path("calibration") / f"{args.name}.json"
+    try:
+        save_profile(profile, out)
+    except OSError as exc:
+        raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
+    print(format_reading(obs))
+    print(f"profile written to {out}", file=sys.stderr)
+    return 0

@@ -1,0 +1,266 @@
+"""Evaluate the board reader on labelled photos (or rendered boards).
+
+    python -m vision.evaluate [--data ../shared/data/boards] [--mode corners|auto]
+                              [--csv benchmarks/results/board_eval.csv] [--pictures DIR]
+    python -m vision.evaluate --synthetic 60 [--seed 1]
+
+Real photos: ``DATA/labels/<name>.json`` beside ``DATA/images/`` (the labels'
+format is described in ``../shared/data/boards/README.md``: per point counts and
+colour letters in image layout). ``--mode corners`` registers with the labelled
+corners (the reading stage alone); ``--mode auto`` finds the board itself.
+Synthetic: random positions drawn by :mod:`vision.render_board` in every style,
+camera pose, lighting and stacking mode, with their ground truth.
+
+Prints layered accuracy, as chesscog does: whole board exactly right (every
+readable point's count and colour, and the bar), per point (count; count and
+colour), the bar, occlusion (unreadable points found / labelled), and per-stage
+timings; writes one CSV row per image, and for every image with a misread an
+annotated picture (``--pictures``) showing what was read and what was expected.
+
+Colour letters of the labels map to ``light``/``dark`` by lightness: W (white,
+ivory) > S (silver) > G (gold) > R (red, burgundy) > B (black); of the two sets on a
+board the one earlier in that order is ``light``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import pathlib
+import sys
+import time
+from typing import Any, Optional
+
+import numpy as np
+
+LETTER_ORDER = "WSGRB"
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def label_truth(label: dict[str, Any]) -> dict[str, Any]:
+    """Turn an image-layout label into ``companion read`` terms.
+
+    Returns ``{"points": [(count, colour)] * 24, "bar": {"light", "dark"},
+    "occluded": set of points, "corners": (4, 2) array}`` (points 1..24 in order).
+    """
+    letters = sorted({p["c"] for p in label["top"] + label["bottom"] if p["c"]}, key=LETTER_ORDER.index)
+    for k in (label.get("bar_checkers") or {}):
+        if k not in letters and k in LETTER_ORDER:
+            letters = sorted(set(letters) | {k}, key=LETTER_ORDER.index)
+    names = {}
+    if letters:
+        names[letters[0]] = "light"
+    if len(letters) > 1:
+        names[letters[1]] = "dark"
+    points: list[tuple[int, Optional[str]]] = [(0, None)] * 24
+    for i, p in enumerate(label["bottom"]):
+        points[12 - i - 1] = (int(p["n"]), names.get(p["c"]) if p["n"] else None)
+    for i, p in enumerate(label["top"]):
+        points[13 + i - 1] = (int(p["n"]), names.get(p["c"]) if p["n"] else None)
+    occluded = set()
+    for o in label.get("occluded_points", []):
+        row, idx = o.split(":")
+        occluded.add(12 - int(idx) if row == "bottom" else 13 + int(idx))
+    bar = {"light": 0, "dark": 0}
+    for k, v in (label.get("bar_checkers") or {}).items():
+        if k in names:
+            bar[names[k]] += int(v)
+    c = label["corners"]
+    corners = np.array([c["top_left"], c["top_right"], c["bottom_right"], c["bottom_left"]], float)
+    return {"points": points, "bar": bar, "occluded": occluded, "corners": corners}
+
+
+def score(obs_dict: dict[str, Any], truth: dict[str, Any]) -> dict[str, Any]:
+    """Compare a reading (``Observation.to_dict()``) with the truth from :func:`label_truth`
+    (or a renderer's truth turned into the same shape). Unreadable-labelled points are
+    not scored. Returns counts of right points, the misreads and the whole-board verdict."""
+    scored = [p for p in range(1, 25) if p not in truth["occluded"]]
+    count_ok = colour_ok = 0
+    misses = []
+    for p in scored:
+        n, c = truth["points"][p - 1]
+        got = obs_dict["points"][p - 1]
+        ok_n = got["count"] == n
+        ok_c = ok_n and (n == 0 or got["colour"] == c)
+        count_ok += ok_n
+        colour_ok += ok_c
+        if not ok_c:
+            misses.append({"point": p, "expected": [n, c], "read": [got["count"], got["colour"]]})
+    bar_ok = obs_dict["bar"] == truth["bar"]
+    unreadable = set(obs_dict["unreadable_points"])
+    return {
+        "points": len(scored), "count_ok": count_ok, "point_ok": colour_ok, "bar_ok": bar_ok,
+        "board_ok": colour_ok == len(scored) and bar_ok, "misses": misses,
+        "occluded_found": len(unreadable & truth["occluded"]), "occluded_labelled": len(truth["occluded"]),
+        "unreadable_extra": len(unreadable - truth["occluded"]),
+    }
+
+
+def _summary(rows: list[dict[str, Any]], title: str) -> str:
+    n = len(rows)
+    pts = sum(r["points"] for r in rows)
+    lines = [title,
+             f"  whole board right (points and bar): {sum(r['board_ok'] for r in rows)}/{n}",
+             f"  points right (count and colour):    {sum(r['point_ok'] for r in rows)}/{pts} "
+             f"({100.0 * sum(r['point_ok'] for r in rows) / max(pts, 1):.1f}%)",
+             f"  point counts right:                 {sum(r['count_ok'] for r in rows)}/{pts} "
+             f"({100.0 * sum(r['count_ok'] for r in rows) / max(pts, 1):.1f}%)",
+             f"  bar right:                          {sum(r['bar_ok'] for r in rows)}/{n}",
+             f"  occluded points found:              {sum(r['occluded_found'] for r in rows)}/"
+             f"{sum(r['occluded_labelled'] for r in rows)} (extra unreadable: {sum(r['unreadable_extra'] for r in rows)})"]
+    stages: dict[str, list[float]] = {}
+    for r in rows:
+        for k, v in r["timings"].items():
+            stages.setdefault(k, []).append(v)
+    if stages:
+        lines.append("  timings (median ms): " + ", ".join(f"{k} {np.median(v):.1f}" for k, v in stages.items()
+                                                         if "." not in k))
+    return "\n".join(lines)
+
+
+def evaluate_photos(data: pathlib.Path, mode: str, pictures: Optional[pathlib.Path]) -> list[dict[str, Any]]:
+    """Read every labelled photo under ``data``; returns one result row per image."""
+    import cv2
+
+    from vision.annotate import annotate
+    from vision.reader import BoardReader, load_image
+    from vision.registration import RegistrationError, field_from_corners
+
+    rows = []
+    for path in sorted((data / "labels").glob("*.json")):
+        label = json.loads(path.read_text())
+        truth = label_truth(label)
+        image = load_image(data / label["file"])
+        h, w = image.shape[:2]
+        t0 = time.perf_counter()
+        try:
+            if mode == "corners":
+                reader = BoardReader(field=field_from_corners(truth["corners"], (w, h)))
+            else:
+                reader = BoardReader()
+            result = reader.read_full(image)
+        except RegistrationError as exc:
+            rows.append({"image": path.stem, "error": str(exc), "points": 24 - len(truth["occluded"]),
+                         "count_ok": 0, "point_ok": 0, "bar_ok": False, "board_ok": False, "misses": [],
+                         "occluded_found": 0, "occluded_labelled": len(truth["occluded"]), "unreadable_extra": 0,
+                         "timings": {}, "corner_error_px": None})
+            continue
+        wall = (time.perf_counter() - t0) * 1e3
+        obs = result.observation.to_dict()
+        row = score(obs, truth)
+        row["image"] = path.stem
+        row["error"] = ""
+        row["timings"] = dict(obs["timings_ms"], wall=wall)
+        from vision.registration import image_order_corners
+
+        found = image_order_corners(result.field.corners, result.field.orientation)
+        row["corner_error_px"] = float(np.abs(found - truth["corners"]).max())
+        rows.append(row)
+        if pictures is not None and not row["board_ok"]:
+            pictures.mkdir(parents=True, exist_ok=True)
+            pic = annotate(image, result.field, result.observation, result.checkers, reader.settings.work_scale,
+                           expected=truth["points"])
+            cv2.imwrite(str(pictures / f"{path.stem}_{mode}.png"), pic)
+    return rows
+
+
+def evaluate_synthetic(n: int, seed: int, pictures: Optional[pathlib.Path]) -> list[dict[str, Any]]:
+    """Render ``n`` random boards (all styles, poses, lighting, stacking, some hands) and read them."""
+    import cv2
+
+    from vision.annotate import annotate
+    from vision.reader import BoardReader
+    from vision.registration import field_from_corners
+    from vision.render_board import STYLES, CameraPose, Hand, Lighting, random_state, render_board
+
+    rng = np.random.default_rng(seed)
+    styles = list(STYLES)
+    rows = []
+    for i in range(n):
+        style = styles[i % len(styles)]
+        state = random_state(rng, max_stack=6)
+        pose = CameraPose.looking_down(scale=float(rng.uniform(0.75, 0.95)), tilt=float(rng.uniform(-0.12, 0.12)),
+                                       turn_deg=float(rng.uniform(-4, 4)), aspect=STYLES[style].geometry.aspect,
+                                       shift=(float(rng.uniform(-60, 60)), float(rng.uniform(-10, 10))))
+        light = Lighting(brightness=float(rng.uniform(0.8, 1.15)), gradient=float(rng.uniform(0, 0.35)),
+                         gradient_deg=float(rng.uniform(0, 360)), blur=float(rng.uniform(0, 1.2)),
+                         noise=float(rng.uniform(0, 5)), jpeg=int(rng.choice([0, 85, 70])))
+        hands = [Hand(at=(float(rng.uniform(0.1, 0.9)), float(rng.choice([0.12, 0.88]))),
+                      from_edge="bottom" if rng.random() < 0.5 else "top")] if rng.random() < 0.2 else []
+        r = render_board(state, style, pose, light, hands, seed=i)
+        truth = {"points": [(p["count"], p["colour"]) for p in r.truth["points"]], "bar": r.truth["bar"],
+                 "occluded": set(r.truth["unreadable_points"]), "corners": r.corners}
+        field = field_from_corners(r.corners, pose.image_size)
+        reader = BoardReader(field=field)
+        t0 = time.perf_counter()
+        result = reader.read_full(r.image)
+        wall = (time.perf_counter() - t0) * 1e3
+        obs = result.observation.to_dict()
+        row = score(obs, truth)
+        row.update(image=f"synthetic_{i:03d}_{style}", error="", timings=dict(obs["timings_ms"], wall=wall),
+                   corner_error_px=0.0)
+        rows.append(row)
+        if pictures is not None and not row["board_ok"]:
+            pictures.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(pictures / f"{row['image']}.png"),
+                        annotate(r.image, field, result.observation, result.checkers, reader.settings.work_scale,
+                                 expected=truth["points"]))
+    return rows
+
+
+def write_csv(rows: list[dict[str, Any]], path: pathlib.Path) -> None:
+    """One row per image: verdicts, counts right, misses (JSON) and timings."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="") as fh:
+        wr = csv.writer(fh)
+        wr.writerow(["image", "board_ok", "points", "point_ok", "count_ok", "bar_ok", "occluded_labelled",
+                     "occluded_found", "unreadable_extra", "corner_error_px", "total_ms", "misses", "error"])
+        for r in rows:
+            wr.writerow([r["image"], int(r["board_ok"]), r["points"], r["point_ok"], r["count_ok"], int(r["bar_ok"]),
+                         r["occluded_labelled"], r["occluded_found"], r["unreadable_extra"],
+                         "" if r.get("corner_error_px") is None else round(r["corner_error_px"], 1),
+                         round(r["timings"].get("total", 0.0), 2), json.dumps(r["misses"]), r["error"]])
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    """Command line entry point; returns the exit code."""
+    ap = argparse.ArgumentParser(prog="python -m vision.evaluate", description="Evaluate the board reader.")
+    ap.add_argument("--data", type=pathlib.Path, default=ROOT.parent / "shared" / "data" / "boards",
+                    help="folder with images/ and labels/ (default ../shared/data/boards)")
+    ap.add_argument("--mode", choices=["corners", "auto"], default="corners",
+                    help="register with the labelled corners, or find the board automatically")
+    ap.add_argument("--synthetic", type=int, metavar="N", help="evaluate on N rendered boards instead")
+    ap.add_argument("--seed", type=int, default=1, help="seed for --synthetic (default 1)")
+    ap.add_argument("--csv", type=pathlib.Path, help="write one row per image here")
+    ap.add_argument("--pictures", type=pathlib.Path, help="write annotated pictures of misread images here")
+    args = ap.parse_args(argv)
+    if args.synthetic:
+        rows = evaluate_synthetic(args.synthetic, args.seed, args.pictures)
+        title = f"{args.synthetic} rendered boards (seed {args.seed})"
+    else:
+        data = args.data
+        if not (data / "labels").is_dir():
+            alt = ROOT.parent.parent / "shared" / "data" / "boards"
+            if args.data == ap.get_default("data") and (alt / "labels").is_dir():
+                data = alt
+            else:
+                print(f"python -m vision.evaluate: error: no labels/ folder in {data}", file=sys.stderr)
+                return 2
+        rows = evaluate_photos(data, args.mode, args.pictures)
+        title = f"{len(rows)} labelled photos in {data} (registration: {args.mode})"
+    for r in rows:
+        status = "ok " if r["board_ok"] else "MISS"
+        detail = r["error"] or ", ".join(f"{m['point']}: read {m['read'][0]}{(m['read'][1] or '-')[0]} "
+                                         f"want {m['expected'][0]}{(m['expected'][1] or '-')[0]}" for m in r["misses"])
+        if not r["bar_ok"] and not r["error"]:
+            detail = (detail + "; " if detail else "") + "bar"
+        print(f"{status} {r['image']:28s} {r['point_ok']:2d}/{r['points']:2d} {detail}")
+    print(_summary(rows, title))
+    if args.csv:
+        write_csv(rows, args.csv)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

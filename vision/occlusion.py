@@ -1,0 +1,91 @@
+"""Hands, arms and dice cups over the board: which points cannot be read.
+
+Each point's column (base to the board's middle) is compared with the *empty
+template* of its colour class (the per-pixel median of the points of that colour
+that hold no checker, see :mod:`vision.checkers`). A pixel is unexplained when it
+differs from the template, is not inside a checker counted on that point, and
+is not near either checker colour. A point whose reading zone is unexplained over
+more than ``settings.occluder_fraction`` of its area, in a blob larger than a
+checker (``settings.occluder_min_area`` checker areas, so dice do not count), is
+unreadable: whatever was counted there is not to be trusted.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+
+def find_occluders(strips: np.ndarray, templates: Sequence[np.ndarray], classes: np.ndarray, counts: Sequence[int],
+                   dh: float, colours: Optional[Any], settings: Any, centres: np.ndarray, dirs: np.ndarray,
+                   shape: tuple[int, int]) -> tuple[Optional[np.ndarray], tuple[int, ...]]:
+    """Find occluders.
+
+    ``strips``: (24, hh, ws, 3) float32 Lab columns, base first; ``templates``: two
+    (hh, ws, 3) empty templates; ``classes``: (24,) 0/1 class of each point;
+    ``counts``: checkers counted per point; ``dh``: checker height (pixels);
+    ``colours``: :class:`~vision.checkers.CheckerColours` or ``None``; ``settings``:
+    :class:`~vision.checkers.CheckerSettings`; ``centres``/``dirs``: (24,) column
+    centre x and direction (+1 top row, -1 bottom row); ``shape``: (h, w) of the field.
+    Returns ``(mask, unreadable)``: an (h, w) bool mask of unexplained pixels in
+    unreadable columns (``None`` when there are none) and the sorted point numbers.
+    """
+    import cv2
+
+    # Half resolution is plenty for hands and cups.
+    strips = strips[:, ::2, ::2]
+    templates = [t[::2, ::2] for t in templates]
+    dh = dh / 2
+    n, hh, ws, _ = strips.shape
+    thr = settings.colour_min * settings.occluder_colour
+    u0, u1 = int(round(0.15 * ws)), int(round(0.85 * ws))  # column edges are often off by a pixel or two
+    unexplained = np.zeros((n, hh, ws), bool)
+    for i in range(n):
+        d = np.linalg.norm(strips[i] - templates[int(classes[i])], axis=2) > thr
+        if colours is not None:
+            counted = int(round(counts[i] * dh))
+            for c in (colours.light, colours.dark):
+                dc = np.linalg.norm(strips[i] - np.asarray(c, np.float32), axis=2)
+                d[:counted] &= dc[:counted] > thr * settings.occluder_on_checkers
+                d[counted:] &= dc[counted:] > thr
+        else:
+            d[: int(round(counts[i] * dh))] = False
+        d[:, :u0] = False
+        d[:, u1:] = False
+        unexplained[i] = d
+    area_min = settings.occluder_min_area * np.pi * (dh / 2) ** 2
+    unreadable = []
+    for i in range(n):
+        # The zone that decides the count: every counted slot and the next one (a stack
+        # continues only from its base, so an empty base with a cup above it is still 0).
+        zone = int(min(hh, round((counts[i] + 1) * dh)))
+        u = unexplained[i, :zone].astype(np.uint8)
+        u = cv2.morphologyEx(u, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        if u.sum() < settings.occluder_fraction * zone * (u1 - u0):
+            continue
+        # Its size: the blob may run on along the column and into the neighbouring
+        # columns of the same row (a hand and its arm are large; a die is not).
+        full = cv2.morphologyEx(unexplained[i].astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        k, _, stats, _ = cv2.connectedComponentsWithStats(full, connectivity=8)
+        biggest = stats[1:, cv2.CC_STAT_AREA].max() if k > 1 else 0
+        near = [j for j in (i - 1, i + 1) if 0 <= j < n and dirs[j] == dirs[i]]
+        spill = sum(int(unexplained[j].sum()) for j in near)
+        if biggest >= 0.3 * area_min and biggest + spill >= area_min:
+            unreadable.append(i + 1)
+    if not unreadable:
+        return None, ()
+    unexplained = np.repeat(np.repeat(unexplained, 2, axis=1), 2, axis=2)[:, :2 * hh, :2 * ws]
+    hh, ws = unexplained.shape[1:3]
+    h, w = shape
+    mask = np.zeros((h, w), bool)
+    for p in unreadable:
+        i = p - 1
+        x0 = int(round(centres[i] - ws / 2))
+        x0 = min(max(0, x0), w - ws)
+        block = unexplained[i]
+        if dirs[i] > 0:
+            mask[0:hh, x0:x0 + ws] |= block
+        else:
+            mask[h - 1:h - 1 - hh:-1, x0:x0 + ws] |= block
+    return mask, tuple(unreadable)

@@ -1,0 +1,225 @@
+"""One frame in, one :class:`~companion.observation.Observation` out.
+
+:class:`BoardReader` ties the stages together: registration (given corners, a
+profile, ArUco markers or automatic detection), the checker reader
+(:mod:`vision.checkers`), and pluggable dice and cube readers. A dice reader is any
+callable ``(image_bgr, field) -> Sequence[DieReading]`` and a cube reader any
+callable ``(image_bgr, field) -> Optional[CubeReading]`` (``image_bgr`` the
+(H, W, 3) uint8 BGR frame, ``field`` its :class:`~vision.registration.Field`);
+without them ``dice`` is empty and ``cube`` is ``None``.
+
+Example::
+
+    reader = BoardReader.from_corners(corners, (1280, 720))
+    obs = reader.read(frame)
+    print(obs.to_dict()["points"][0])
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+import time
+from typing import Callable, Optional, Sequence
+
+import numpy as np
+
+from companion.observation import Counts, CubeReading, DieReading, Observation, PointReading
+from vision.checkers import CheckerColours, CheckerReading, CheckerSettings, read_checkers, warp_for_reading
+from vision.registration import Field, RegistrationError, field_from_corners
+
+DiceReader = Callable[[np.ndarray, Field], Sequence[DieReading]]
+CubeReader = Callable[[np.ndarray, Field], Optional[CubeReading]]
+
+#: Checkers per side in backgammon.
+CHECKERS_PER_SIDE = 15
+
+
+class ImageError(ValueError):
+    """An image file that cannot be used (missing, unreadable, empty, not a picture)."""
+
+
+def load_image(path: str | pathlib.Path) -> np.ndarray:
+    """Read an image file as (H, W, 3) uint8 BGR (``cv2.imread``; grey and alpha converted).
+
+    Raises :class:`ImageError` with a one-line reason for a missing, empty or
+    undecodable file, or an image smaller than 32x32 pixels.
+    """
+    import cv2
+
+    p = pathlib.Path(path)
+    if not p.exists():
+        raise ImageError(f"no such file: {p}")
+    if p.is_dir():
+        raise ImageError(f"{p} is a folder, not an image")
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise ImageError(f"cannot read {p}: {exc.strerror or exc}") from None
+    if not data:
+        raise ImageError(f"{p} is empty")
+    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if img is None:
+        raise ImageError(f"{p} is not an image OpenCV can decode")
+    if img.shape[0] < 32 or img.shape[1] < 32:
+        raise ImageError(f"{p} is too small ({img.shape[1]}x{img.shape[0]}) to hold a board")
+    return img
+
+
+@dataclasses.dataclass
+class ReadResult:
+    """A reading with its working parts: the :class:`Observation`, the
+    :class:`~vision.checkers.CheckerReading`, the :class:`Field` used and the working
+    field image ((h, w, 3) uint8 BGR at the reader's scale)."""
+
+    observation: Observation
+    checkers: CheckerReading
+    field: Field
+    field_image: np.ndarray
+
+
+@dataclasses.dataclass
+class BoardReader:
+    """Reads frames of one board and camera.
+
+    ``field``: a fixed registration, or ``None`` to find the board in every frame
+    (ArUco markers when ``aruco`` is set, else automatic detection); ``settings``:
+    checker reader settings; ``colours``: learned checker colours (``None``: cluster
+    per frame); ``dice_reader`` / ``cube_reader``: optional plug-ins;
+    ``orientation`` and ``geometry`` apply to per-frame registrations.
+    """
+
+    field: Optional[Field] = None
+    settings: CheckerSettings = CheckerSettings()
+    colours: Optional[CheckerColours] = None
+    dice_reader: Optional[DiceReader] = None
+    cube_reader: Optional[CubeReader] = None
+    aruco: Optional[dict] = None
+    orientation: str = "bottom-right"
+    infer_off: bool = True
+    _geometry: Optional[tuple[Field, tuple[float, ...], float]] = dataclasses.field(default=None, repr=False)
+
+    @classmethod
+    def from_corners(cls, corners: np.ndarray, image_size: tuple[int, int], **kwargs) -> "BoardReader":
+        """A reader for a fixed camera: ``corners`` (4, 2) image-order field corners."""
+        orientation = kwargs.get("orientation", "bottom-right")
+        return cls(field=field_from_corners(corners, image_size, orientation), **kwargs)
+
+    @classmethod
+    def from_profile(cls, profile, image_size: Optional[tuple[int, int]] = None, **kwargs) -> "BoardReader":
+        """A reader from a :class:`~vision.profile.Profile` (``image_size`` of the frames
+        to come, default the profile's own)."""
+        size = image_size or profile.image_size
+        field = profile.field(size) if (profile.corners is not None and size is not None) else None
+        return cls(field=field, settings=profile.settings, colours=profile.colours, aruco=profile.aruco,
+                   orientation=profile.orientation, **kwargs)
+
+    def register(self, image_bgr: np.ndarray) -> Field:
+        """The :class:`Field` for this frame; raises ``RegistrationError`` when the board
+        cannot be found or the frame's size does not match the fixed registration."""
+        h, w = image_bgr.shape[:2]
+        if self.field is not None:
+            if tuple(self.field.image_size) != (w, h):
+                raise RegistrationError(
+                    f"frame is {w}x{h} but the registration is for {self.field.image_size[0]}x{self.field.image_size[1]}")
+            return self.field
+        if self.aruco:
+            from vision.registration import detect_aruco_corners
+
+            corners = detect_aruco_corners(image_bgr, self.aruco.get("dictionary", "DICT_4X4_50"),
+                                           self.aruco.get("ids", (0, 1, 2, 3)))
+        else:
+            from vision.registration import detect_board_corners
+
+            corners = detect_board_corners(image_bgr)
+        return field_from_corners(corners, (w, h), self.orientation)
+
+    def read_full(self, image_bgr: np.ndarray, frame_index: int = 0, timestamp_ms: float = 0.0) -> ReadResult:
+        """Read a frame and keep the working parts (see :class:`ReadResult`).
+
+        ``image_bgr``: (H, W, 3) uint8 BGR. Raises ``ValueError`` subclasses for a bad
+        image or a board that cannot be registered.
+        """
+        if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
+            raise ValueError("expected an (H, W, 3) uint8 BGR image")
+        if image_bgr.dtype != np.uint8:
+            raise ValueError(f"expected uint8 pixels, got {image_bgr.dtype}")
+        timings: dict[str, float] = {}
+        t0 = time.perf_counter()
+        field = self.register(image_bgr)
+        t1 = time.perf_counter()
+        timings["registration"] = (t1 - t0) * 1e3
+        small = warp_for_reading(image_bgr, field, self.settings)
+        t2 = time.perf_counter()
+        timings["warp"] = (t2 - t1) * 1e3
+        fixed = self.field is not None
+        cached = self._geometry if (fixed and self._geometry is not None and self._geometry[0] is field) else None
+        reading = read_checkers(small, field, self.settings, self.colours,
+                                halves=None if cached is None else cached[1],
+                                diameter=None if cached is None else cached[2])
+        if fixed and cached is None:
+            # The bar gap and the checkers' size of a fixed board: fitted once per registration.
+            self._geometry = (field, reading.halves, reading.diameter)
+        t3 = time.perf_counter()
+        timings["checkers"] = (t3 - t2) * 1e3
+        for k, v in reading.timings_ms.items():
+            timings[f"checkers.{k}"] = v
+        dice: tuple[DieReading, ...] = ()
+        cube: Optional[CubeReading] = None
+        if self.dice_reader is not None:
+            dice = tuple(self.dice_reader(image_bgr, field))
+            timings["dice"] = (time.perf_counter() - t3) * 1e3
+        t4 = time.perf_counter()
+        if self.cube_reader is not None:
+            cube = self.cube_reader(image_bgr, field)
+            timings["cube"] = (time.perf_counter() - t4) * 1e3
+        timings["total"] = (time.perf_counter() - t0) * 1e3
+        obs = build_observation(reading, field, dice, cube, timings, frame_index, timestamp_ms, self.infer_off)
+        return ReadResult(obs, reading, field, small)
+
+    def read(self, image_bgr: np.ndarray, frame_index: int = 0, timestamp_ms: float = 0.0) -> Observation:
+        """Read a frame: (H, W, 3) uint8 BGR -> :class:`Observation`."""
+        return self.read_full(image_bgr, frame_index, timestamp_ms).observation
+
+
+def build_observation(reading: CheckerReading, field: Field, dice: Sequence[DieReading] = (),
+                      cube: Optional[CubeReading] = None, timings: Optional[dict[str, float]] = None,
+                      frame_index: int = 0, timestamp_ms: float = 0.0, infer_off: bool = True) -> Observation:
+    """Turn a :class:`CheckerReading` into the :class:`Observation` contract.
+
+    Borne-off checkers are inferred (``off_visible`` false: the trays are not read):
+    for a side whose checkers all stand in one home board (points 1-6 or 19-24) with
+    none on the bar, ``off`` is 15 minus those seen; otherwise zero (a checker missing
+    elsewhere is more likely hidden or in a hand than borne off). Nothing is inferred
+    while a point is unreadable.
+    """
+    points = tuple(PointReading(p, int(reading.counts[p - 1]), reading.colours[p - 1]) for p in range(1, 25))  # type: ignore[arg-type]
+    seen = {"light": reading.bar.get("light", 0), "dark": reading.bar.get("dark", 0)}
+    for pr in points:
+        if pr.colour:
+            seen[pr.colour] += pr.count
+    off = {"light": 0, "dark": 0}
+    if infer_off and not reading.unreadable:
+        for colour in ("light", "dark"):
+            where = [pr.point for pr in points if pr.colour == colour and pr.count]
+            # Checkers are borne off only once all of a side's checkers are in its home
+            # board: points 1-6 or 19-24 (whichever that side's is), none on the bar.
+            home = bool(where) and (all(p <= 6 for p in where) or all(p >= 19 for p in where))
+            if home and reading.bar.get(colour, 0) == 0 and seen[colour] < CHECKERS_PER_SIDE:
+                off[colour] = CHECKERS_PER_SIDE - seen[colour]
+    off_counts = Counts(light=off["light"], dark=off["dark"])
+    confidence = 1.0 if not reading.unreadable else max(0.0, 1.0 - len(reading.unreadable) / 24)
+    return Observation(
+        points=points,
+        bar=Counts(light=reading.bar.get("light", 0), dark=reading.bar.get("dark", 0)),
+        off=off_counts,
+        off_visible=False,
+        unreadable_points=tuple(sorted(reading.unreadable)),
+        occluded=reading.occluded,
+        dice=tuple(dice),
+        cube=cube,
+        confidence=confidence,
+        timings_ms=dict(timings or {}),
+        frame_index=frame_index,
+        timestamp_ms=timestamp_ms,
+    )

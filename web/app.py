@@ -1,0 +1,155 @@
+"""The Flask application factory for the dashboard.
+
+``create_app(test_config=None, session=...)`` builds one app around one running
+session (anything with the :class:`companion.session_api.SessionApi` methods);
+the session is handed in, never global. The app keeps its helpers in
+``app.extensions["companion"]`` (a :class:`Dashboard`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+import threading
+import time
+from typing import Any, Mapping, Optional
+
+from flask import Flask, current_app, jsonify
+
+from web.announcer import Announcer
+from web.security import new_token
+from web.tracker import Tracker
+from web.view_push import ViewPusher
+
+
+@dataclasses.dataclass
+class Dashboard:
+    """The per-app helpers: the session, the SSE announcer, the bus tracker and a
+    stop flag that ends long-lived responses (SSE, MJPEG) at shutdown."""
+
+    session: Any
+    announcer: Announcer
+    tracker: Tracker
+    stopping: threading.Event
+    views: Optional[ViewPusher] = None
+    frame_period_s: float = 0.1
+    _frame: Optional[bytes] = None
+    _frame_at: float = float("-inf")
+    _frame_lock: threading.Lock = dataclasses.field(default_factory=threading.Lock)
+
+    def frame(self) -> Optional[bytes]:
+        """The session's newest camera JPEG, fetched at most once per
+        ``frame_period_s`` and shared by every viewer (drawing and encoding a
+        frame costs the referee's process a few milliseconds)."""
+        with self._frame_lock:
+            now = time.monotonic()
+            if now - self._frame_at >= self.frame_period_s:
+                fresh = self.session.latest_frame_jpeg()
+                self._frame_at = now
+                if fresh != self._frame:
+                    self._frame = fresh
+            return self._frame
+
+    def shutdown(self) -> None:
+        """End every stream and stop following the bus."""
+        self.stopping.set()
+        if self.views is not None:
+            self.views.close()
+        self.announcer.close()
+        self.tracker.close()
+
+
+def dashboard() -> Dashboard:
+    """The :class:`Dashboard` of the current app (inside a request)."""
+    return current_app.extensions["companion"]
+
+
+def create_app(test_config: Optional[Mapping[str, Any]] = None, session: Any = None) -> Flask:
+    """Build the dashboard app for ``session`` (a SessionApi; required).
+
+    Config keys (``test_config`` overrides): ``ACCESS_TOKEN`` (random when not
+    given), ``SECRET_KEY`` (random), ``VIEW_REQUIRES_TOKEN`` (False: read-only
+    viewing is open to whoever can reach the port), ``SSE_QUEUE_SIZE`` (256
+    messages per browser), ``SSE_KEEPALIVE_S`` (15), ``SSE_HISTORY`` (1000),
+    ``CAMERA_FPS`` (10), ``VIEW_SETTLE_S`` (0.25: quiet time before a
+    check that the pushed view is still current). Raises ``ValueError`` without a session.
+    """
+    if session is None:
+        raise ValueError("create_app needs the running session (session=...)")
+    app = Flask(__name__, instance_relative_config=False)
+    app.config.from_mapping(
+        SECRET_KEY=secrets.token_hex(32),
+        ACCESS_TOKEN=new_token(),
+        VIEW_REQUIRES_TOKEN=False,
+        SSE_QUEUE_SIZE=256,
+        SSE_KEEPALIVE_S=15.0,
+        SSE_HISTORY=1000,
+        CAMERA_FPS=10.0,
+        VIEW_SETTLE_S=0.25,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Strict",
+        SESSION_COOKIE_NAME="companion_session",
+        MAX_CONTENT_LENGTH=64 * 1024,
+        JSON_SORT_KEYS=False,
+    )
+    if test_config:
+        app.config.from_mapping(test_config)
+    if not app.config["ACCESS_TOKEN"]:
+        raise ValueError("ACCESS_TOKEN must not be empty")
+
+    announcer = Announcer(
+        session.bus, max_queue=int(app.config["SSE_QUEUE_SIZE"]), history=int(app.config["SSE_HISTORY"])
+    )
+    tracker = Tracker(session.bus)
+    dash = Dashboard(session, announcer, tracker, threading.Event())
+    dash.frame_period_s = 1.0 / max(0.5, float(app.config["CAMERA_FPS"]))
+    app.extensions["companion"] = dash
+
+    from web import api, live
+
+    def render_view() -> dict[str, Any]:
+        with app.app_context():
+            return live.live_payload()
+
+    dash.views = ViewPusher(session.bus, announcer, render_view, settle_s=float(app.config["VIEW_SETTLE_S"]))
+
+    app.register_blueprint(live.bp)
+    app.register_blueprint(api.bp)
+
+    @app.errorhandler(404)
+    def not_found(_exc: Exception) -> Any:
+        response = jsonify({"error": "no such page"})
+        response.status_code = 404
+        return response
+
+    @app.errorhandler(405)
+    def not_allowed(_exc: Exception) -> Any:
+        response = jsonify({"error": "method not allowed"})
+        response.status_code = 405
+        return response
+
+    @app.errorhandler(500)
+    def internal(_exc: Exception) -> Any:
+        response = jsonify({"error": "the companion failed on this request (see its log)"})
+        response.status_code = 500
+        return response
+
+    @app.errorhandler(413)
+    def too_large(_exc: Exception) -> Any:
+        response = jsonify({"error": "request body too large"})
+        response.status_code = 413
+        return response
+
+    @app.after_request
+    def headers(response: Any) -> Any:
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        response.headers.setdefault(
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+            "connect-src 'self'; frame-ancestors 'none'",
+        )
+        return response
+
+    return app
