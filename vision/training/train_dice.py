@@ -214,7 +214,7 @@ def mine_hard_negatives(items, detector: pathlib.Path, log) -> dict:
             bad = []
             for c in cands:
                 d = np.hypot(cen[:, 0] - c.center[0], cen[:, 1] - c.center[1]) if len(cen) else np.array([np.inf])
-                if np.all(d > 0.5 * (sz if len(sz) else 1)):
+                if np.all(d > 1.0 * (sz if len(sz) else 1)):  # off-centre views of a die are not negatives
                     bad.append((c.center[0], c.center[1], c.size))
             if bad:
                 out[idx] = bad
