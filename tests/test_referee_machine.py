@@ -117,7 +117,6 @@ def test_cocked_dice_and_wrong_half_are_rolled_again():
 
 
 def test_die_on_checker_policy():
-    from companion.observation import DieReading
     import dataclasses
 
     for policy, expect_roll in (("flat_ok", True), ("cocked", False)):
