@@ -4,9 +4,12 @@ Run from the project root:  python benchmarks/bench_web.py [--events 200] [--bro
 
 What it measures (headless Chromium through Playwright, waitress on loopback):
 
-1. ``log``: bus ``publish`` -> the event's line in the page's event log (SSE only).
-2. ``board``: bus ``publish`` -> the live board re-rendered with that event's
-   state (SSE, then the page fetches the server-rendered fragment).
+0. ``demo_game``: the real referee session judging the demo game's readings
+   at the camera's pace (10 frames a second); every event the page lists:
+   bus -> its log line (``log``) and bus -> the live view showing it (``view``).
+1. ``log``: bus ``publish`` -> the event's line in the page's event log.
+2. ``board``: bus ``publish`` -> the live board re-drawn with that event's
+   state (rendered once on the server, pushed on the same SSE stream).
 3. Baseline in the same process: a raw SSE client (a socket reading
    ``/events``, no browser) for the same events; the ratio browser/raw is printed.
 4. ``publish()`` duration (what the referee pays) with no browser, with 20
@@ -155,6 +158,57 @@ def board_latencies(page, stub, n: int, gap_s: float, offset: float, announcer) 
     return out
 
 
+def demo_game_latencies(browser, pace_s: float) -> dict[str, object]:
+    """The real referee (``companion.session.Session``) judging the demo game's
+    readings at the camera's pace, one browser watching: for every event the page
+    shows in its log, bus -> log line and bus -> live view (ms)."""
+    from web_demo_driver import DemoDriver
+
+    driver = DemoDriver(mode="teaching")
+    app = create_app({"ACCESS_TOKEN": "bench"}, session=driver.session)
+    server = serve(app, "127.0.0.1", 0, threads=16)
+    try:
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        page = context.new_page()
+        page.goto(server.url + "/")
+        page.wait_for_selector('#connection[data-state="live"]')
+        offset = clock_offset(page)
+        first_id = app.extensions["companion"].announcer.last_id + 1
+        try:
+            driver.until(lambda e: False, pace_s=pace_s)
+        except LookupError:
+            pass
+        last_id = app.extensions["companion"].announcer.last_id
+        page.wait_for_selector(f'#log li[data-event-id="{last_id}"]', state="attached", timeout=30_000)
+        time.sleep(1.0)
+        rows = page.evaluate(
+            """(first) => [...document.querySelectorAll('#log li')]
+                 .filter(li => parseInt(li.dataset.eventId, 10) >= first)
+                 .map(li => [parseInt(li.dataset.eventId, 10), li.dataset.type, parseFloat(li.dataset.timeMs),
+                             parseFloat(li.dataset.receivedMs)])""",
+            first_id,
+        )
+        views = page.evaluate("() => window.companionViews.slice()")
+        context.close()
+    finally:
+        server.stop()
+    shown = {"roll", "cocked_dice", "verdict", "cube", "game_end", "turn", "resignation", "override"}
+    log_ms, view_ms = [], []
+    for event_id, kind, time_ms, received in rows:
+        if kind not in shown:
+            continue
+        log_ms.append(received - offset - time_ms)
+        later = [t for vid, t in views if vid >= event_id]
+        if later:
+            view_ms.append(min(later) - offset - time_ms)
+    return {
+        "events": len(log_ms),
+        "log": summary(log_ms),
+        "view": summary(view_ms),
+        "renders": app.extensions["companion"].views.renders,
+    }
+
+
 def publish_cost(stub: StubSession, n: int) -> list[float]:
     """Duration of bus.publish() in ms for ``n`` events (state unchanged)."""
     out = []
@@ -205,6 +259,12 @@ def main() -> int:
             page.wait_for_selector('#connection[data-state="live"]')
             offset = clock_offset(page)
             results["clock_offset_ms"] = offset
+
+            demo = demo_game_latencies(browser, pace_s=0.1)
+            results["demo_game_events"] = demo["events"]
+            results["demo_game_log"] = demo["log"]
+            results["demo_game_view"] = demo["view"]
+            results["demo_game_view_renders"] = demo["renders"]
 
             first = announcer.last_id + 1
             sent = publish_series(stub, args.events, gap)

@@ -202,3 +202,20 @@ def test_server_stops_and_port_is_closed(served):
     server.stop()
     with pytest.raises((urllib.error.URLError, ConnectionError, OSError)):
         urllib.request.urlopen(server.url + "/api/state", timeout=2)
+
+
+def test_a_dropped_browser_reconnects_and_misses_nothing(page, served):
+    stub, server = served
+    stub.roll(0, (1, 1))  # before the page opens: in the page's first log
+    open_live(page, server)
+    announcer = server.app.extensions["companion"].announcer
+    assert announcer.listener_count == 1
+    # Drop the browser as if its queue had filled, then publish while it is away.
+    listener = announcer._listeners[0]
+    announcer._drop(listener)
+    for dice in ((2, 1), (3, 1), (4, 1)):
+        stub.roll(1, dice)
+    page.wait_for_function("() => document.querySelectorAll('#log li.ev-roll').length === 4", timeout=WAIT)
+    ids = page.eval_on_selector_all("#log li", "lis => lis.map(li => parseInt(li.dataset.eventId, 10))")
+    assert sorted(ids) == list(range(1, len(ids) + 1)), "every event once, no gap, no duplicate"
+    page.wait_for_selector('#dice[data-dice="4,1"]', timeout=WAIT)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import pytest
 
@@ -281,6 +282,8 @@ def test_camera_single_frame_and_missing_frame(client, stub):
     assert response.status_code == 200 and response.mimetype == "image/jpeg"
     assert response.data == stub.frame
     stub.frame = None
+    assert client.get("/camera.jpg").status_code == 200  # frames are fetched at most 10 times a second
+    time.sleep(0.15)
     assert client.get("/camera.jpg").status_code == 404
 
 

@@ -9,6 +9,8 @@ new match started from the form.
 
 from __future__ import annotations
 
+import pathlib
+
 import pytest
 
 from web import create_app, serve
@@ -42,7 +44,7 @@ def browser():
 def open_dashboard(browser, driver, mode_signed_in: bool = False):
     app = create_app({"ACCESS_TOKEN": TOKEN}, session=driver.session)
     server = serve(app, "127.0.0.1", 0, threads=8)
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -62,8 +64,19 @@ def test_the_real_referee_game_in_the_browser(browser, tmp_path):
         dice = ",".join(str(d) for d in roll["dice"])
         page.wait_for_selector(f'#dice[data-dice="{dice}"]', timeout=WAIT)
         assert "Ann" in page.locator("#turn").inner_text()
+        # Teaching mode: the legal plays of the roll, from the rules engine.
+        page.wait_for_selector("#hints li", timeout=WAIT)
+        hints = page.locator("#hints li").all_inner_texts()
+        assert len(hints) >= 1
+
+        # The checkers move before the play is judged: the board follows them.
+        progress = driver.until_type("verdict", verdict="in_progress")
+        caption = page.wait_for_selector("#board-caption.progress", timeout=WAIT)
+        assert progress["play"] in caption.inner_text()
+        assert page.locator("#board #point-24").get_attribute("data-count") != "2" or "24" not in progress["play"]
 
         legal = driver.until_type("verdict", verdict="legal")
+        assert legal["play"] in hints
         page.wait_for_function(
             "(pid) => document.querySelector('#position-id').innerText !== pid", arg="4HPwATDgc/ABMA", timeout=WAIT
         )
@@ -102,6 +115,16 @@ def test_the_real_referee_game_in_the_browser(browser, tmp_path):
         assert row.get_attribute("data-points") == str(end["points"])
         assert f"Ann {end['score'][0]} – {end['score'][1]} Ben" in page.locator("#score").inner_text()
         page.screenshot(path=str(tmp_path / "game_over.png"), full_page=True)
+        assert "Game over" in page.locator("#alert").inner_text()
+
+        with page.expect_download() as info:
+            page.click("#download-mat")
+        download = info.value
+        assert download.suggested_filename.endswith(".mat")
+        text = pathlib.Path(download.path()).read_text()
+        assert " 5 point match" in text
+        assert "Ann" in text and "Ben" in text
+        assert "Doubles => 2" in text and "Takes" in text and "Drops" in text
     finally:
         context.close()
         server.stop()
@@ -113,6 +136,9 @@ def test_tournament_mode_shows_the_illegal_play_without_hints(browser):
     server, context, page, errors = open_dashboard(browser, driver)
     try:
         assert page.locator("#pips").count() == 0
+        driver.until_type("roll")
+        page.wait_for_selector("#dice .die", timeout=WAIT)
+        assert page.locator("#hints").count() == 0
         illegal = driver.until_type("verdict", verdict="illegal")
         alert = page.wait_for_selector("#alert.illegal", timeout=WAIT)
         assert "Illegal play" in alert.inner_text()

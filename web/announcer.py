@@ -113,6 +113,10 @@ class Announcer:
                 self._listeners.remove(listener)
                 self.dropped_count += 1
         listener.dropped = True
+        try:  # wake its stream if it waits (a full queue ends by itself once drained)
+            listener.queue.put_nowait(_CLOSE)
+        except queue.Full:
+            pass
         log.info("dashboard: a slow browser was dropped (queue full)")
 
     # -- browser side --
@@ -173,9 +177,14 @@ class Announcer:
 
     def recent(self, limit: int = 200) -> list[tuple[int, dict[str, Any]]]:
         """The newest ``limit`` events as ``(id, event dict)``, oldest first."""
+        return self.snapshot(limit)[0]
+
+    def snapshot(self, limit: int = 200) -> tuple[list[tuple[int, dict[str, Any]]], int]:
+        """:meth:`recent` and :attr:`last_id` taken together (no event between)."""
         with self._lock:
             items = list(self._history)[-limit:]
-        return [(event_id, payload) for event_id, payload, _ in items]
+            last = self._next_id - 1
+        return [(event_id, payload) for event_id, payload, _ in items], last
 
     @property
     def last_id(self) -> int:

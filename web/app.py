@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import secrets
 import threading
+import time
 from typing import Any, Mapping, Optional
 
 from flask import Flask, current_app, jsonify
@@ -31,6 +32,23 @@ class Dashboard:
     tracker: Tracker
     stopping: threading.Event
     views: Optional[ViewPusher] = None
+    frame_period_s: float = 0.1
+    _frame: Optional[bytes] = None
+    _frame_at: float = float("-inf")
+    _frame_lock: threading.Lock = dataclasses.field(default_factory=threading.Lock)
+
+    def frame(self) -> Optional[bytes]:
+        """The session's newest camera JPEG, fetched at most once per
+        ``frame_period_s`` and shared by every viewer (drawing and encoding a
+        frame costs the referee's process a few milliseconds)."""
+        with self._frame_lock:
+            now = time.monotonic()
+            if now - self._frame_at >= self.frame_period_s:
+                fresh = self.session.latest_frame_jpeg()
+                self._frame_at = now
+                if fresh != self._frame:
+                    self._frame = fresh
+            return self._frame
 
     def shutdown(self) -> None:
         """End every stream and stop following the bus."""
@@ -84,6 +102,7 @@ def create_app(test_config: Optional[Mapping[str, Any]] = None, session: Any = N
     )
     tracker = Tracker(session.bus)
     dash = Dashboard(session, announcer, tracker, threading.Event())
+    dash.frame_period_s = 1.0 / max(0.5, float(app.config["CAMERA_FPS"]))
     app.extensions["companion"] = dash
 
     from web import api, live

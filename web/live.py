@@ -50,14 +50,15 @@ def index() -> Any:
     if not may_view():
         return _refused()
     dash = dashboard()
+    recent, last_id = dash.announcer.snapshot(300)
     view = _view()
     return render_template(
         "index.html",
         view=view,
         signed_in=is_signed_in(),
         csrf=csrf_token(),
-        recent=[payload for _id, payload in dash.announcer.recent(300)],
-        last_event_id=dash.announcer.last_id,
+        recent=[payload for _id, payload in recent],
+        last_event_id=last_id,
     )
 
 
@@ -124,7 +125,7 @@ def _frames(dash: Any, fps: float) -> Iterator[bytes]:
     period = 1.0 / max(0.5, fps)
     yield f"--{BOUNDARY}\r\n".encode()
     while not dash.stopping.is_set():
-        frame = dash.session.latest_frame_jpeg()
+        frame = dash.frame()
         now = time.monotonic()
         if frame and (frame is not last or now - last_sent >= 1.0):
             part = (
@@ -154,7 +155,7 @@ def camera_frame() -> Any:
     """The newest camera frame as one JPEG; 404 while there is none."""
     if not may_view():
         return _refused()
-    frame = dashboard().session.latest_frame_jpeg()
+    frame = dashboard().frame()
     if not frame:
         response = jsonify({"error": "no camera picture yet"})
         response.status_code = 404

@@ -49,6 +49,12 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def viewing_needs_token(host: str, open_viewing: bool = False) -> bool:
+    """Whether read-only viewing needs the token: only when the dashboard is
+    reachable from other machines (not loopback) and the user did not open it."""
+    return not (is_loopback(host) or open_viewing)
+
+
 class DashboardServer:
     """A running waitress server for one dashboard app: ``host``, ``port``, ``url``, ``stop()``."""
 
@@ -98,7 +104,7 @@ class DashboardServer:
         self._thread.join(timeout)
 
 
-def serve(app: Any, host: str = "127.0.0.1", port: int = 8080, threads: int = 48) -> DashboardServer:
+def serve(app: Any, host: str = "127.0.0.1", port: int = 8080, threads: int = 64) -> DashboardServer:
     """Serve ``app`` with waitress on ``host:port`` in a daemon thread.
 
     ``threads``: worker threads (each open event stream or camera stream holds
@@ -143,7 +149,7 @@ def start_dashboard(
     from web.app import create_app
 
     host, port = parse_address(address)
-    config: dict[str, Any] = {"VIEW_REQUIRES_TOKEN": not (is_loopback(host) or open_viewing)}
+    config: dict[str, Any] = {"VIEW_REQUIRES_TOKEN": viewing_needs_token(host, open_viewing)}
     if token:
         config["ACCESS_TOKEN"] = token
     app = create_app(config, session=session)

@@ -22,7 +22,8 @@ class Tracker:
     ``verdict``: the newest ``verdict`` event as a dict (``None`` before one);
     ``cocked``: the newest ``cocked_dice`` event until the next roll, verdict,
     new turn to play, or game end; ``games``: ``game_end`` events in order;
-    ``overrides``: ``override`` events in order (the audit trail); ``devices``:
+    ``overrides``: ``override`` events in order (the audit trail);
+    ``in_progress``: the play being made (its newest ``in_progress`` verdict); ``devices``:
     the newest camera, board-reading and LED-link status.
     """
 
@@ -34,6 +35,7 @@ class Tracker:
         self._overrides: list[dict[str, Any]] = []
         self._resignation: Optional[dict[str, Any]] = None
         self._devices: dict[str, dict[str, Any]] = {}
+        self._in_progress: Optional[dict[str, Any]] = None
         self._unsubscribe = bus.subscribe(self._on_event)
 
     def _on_event(self, event: Event) -> None:
@@ -47,10 +49,15 @@ class Tracker:
                 self._devices[kind] = data
                 return
             if kind == "verdict":
-                if data.get("verdict") not in ("in_progress", "no_change"):
+                if data.get("verdict") == "in_progress":
+                    self._in_progress = data
+                elif data.get("verdict") != "no_change":
                     self._verdict = data
+                    self._in_progress = None
                 self._cocked = None
-            elif kind == "cocked_dice":
+                return
+            self._in_progress = None
+            if kind == "cocked_dice":
                 self._cocked = data
             elif kind in _ALERT_CLEARERS:
                 self._cocked = None
@@ -98,6 +105,13 @@ class Tracker:
     def resignation(self) -> Optional[dict[str, Any]]:
         with self._lock:
             return dict(self._resignation) if self._resignation else None
+
+    @property
+    def in_progress(self) -> Optional[dict[str, Any]]:
+        """The newest ``in_progress`` verdict of the play being made, until the
+        play is judged or anything else happens (a roll, a turn, a game end)."""
+        with self._lock:
+            return dict(self._in_progress) if self._in_progress else None
 
     @property
     def devices(self) -> dict[str, dict[str, Any]]:

@@ -124,6 +124,38 @@ def _verdict_alert(verdict: Mapping[str, Any], teaching: bool, names: list[str])
     return None
 
 
+def _legal_plays(state: Mapping[str, Any], dice: Sequence[int]) -> Optional[list[str]]:
+    """The legal plays of ``dice`` from the state's ``position`` (the on-roll
+    player's view), by the rules engine (``companion.legal``); None when the
+    position cannot be read or has no legal plays to list."""
+    position = state.get("position")
+    if isinstance(position, Mapping):
+        position = position.get("signed")
+    if not isinstance(position, Sequence) or len(position) != 26:
+        return None
+    try:
+        from companion.legal import legal_plays
+        from companion.position import Position
+
+        plays = legal_plays(Position.from_signed(list(position)), (int(dice[0]), int(dice[1])))
+    except (ValueError, ImportError):
+        return None
+    return [str(play) for play in plays]
+
+
+def _board_from_position_id(position_id: Any, player: Any) -> Optional[TableBoard]:
+    """The table board of a gnubg Position ID seen from ``player`` (0/1), by the
+    rules engine (``companion.position``); None when it cannot be decoded."""
+    if not isinstance(position_id, str) or player not in (0, 1):
+        return None
+    try:
+        from companion.position import Position
+
+        return TableBoard.from_signed(Position.from_position_id(position_id).to_signed(), player)
+    except (ValueError, ImportError):
+        return None
+
+
 BOARD_STATUS = {
     "moving": "moving",
     "occluded": "a hand over the board",
@@ -201,13 +233,26 @@ def build_view(state: Mapping[str, Any], tracker: Optional[Tracker]) -> dict[str
     # While an illegal play waits for its correction, draw the board as it lies
     # on the table (the referee's ``illegal_board``) with the wrong points marked.
     board_caption = None
+    caption_kind = ""
     seen = state.get("illegal_board")
     if alert and alert["kind"] == "illegal" and seen is not None:
         try:
             board = TableBoard.from_signed(seen, 0)
             board_caption = "The board as it lies now (not legal)"
+            caption_kind = "illegal"
         except BoardDataError:
             pass
+    # While a play is being made, draw the checkers where they are now (the
+    # position after the legal part played so far) and mark the points touched.
+    in_progress = tracker.in_progress if tracker else None
+    progress_points: list[int] = []
+    if alert is None and in_progress and state.get("waiting_for") == "play":
+        partial = _board_from_position_id(in_progress.get("position_id_after"), in_progress.get("player"))
+        if partial is not None:
+            board = partial
+            board_caption = f"Play in progress: {in_progress.get('play') or '…'}"
+            caption_kind = "progress"
+            progress_points = [int(p) for p in in_progress.get("points_played") or ()]
     if alert is None and state.get("waiting_for") == "game_over" and tracker is not None and tracker.games:
         game = tracker.games[-1]
         winner = game.get("winner")
@@ -235,7 +280,7 @@ def build_view(state: Mapping[str, Any], tracker: Optional[Tracker]) -> dict[str
         cube_value=cube_value,
         cube_owner=cube_owner,
         illegal_points=alert["illegal_points"] if alert else (),
-        hint_points=alert["hint_points"] if alert else (),
+        hint_points=alert["hint_points"] if alert else progress_points,
         title=f"Board: {names[0]} (light, bottom) against {names[1]} (dark, top)",
         description=description,
     )
@@ -243,7 +288,11 @@ def build_view(state: Mapping[str, Any], tracker: Optional[Tracker]) -> dict[str
     if not isinstance(games, Sequence) or isinstance(games, str):
         games = tracker.games if tracker else []
     resignation = state.get("resignation", tracker.resignation if tracker else None)
-    legal_plays = state.get("legal_plays") if teaching else None
+    legal_plays = None
+    if teaching:
+        legal_plays = state.get("legal_plays")
+        if legal_plays is None and state.get("waiting_for") in ("play", "correction") and len(dice) == 2:
+            legal_plays = _legal_plays(state, dice)
     return {
         "players": names,
         "mode": mode,
@@ -252,6 +301,7 @@ def build_view(state: Mapping[str, Any], tracker: Optional[Tracker]) -> dict[str
         "board_lines": board_lines,
         "board_error": board_error,
         "board_caption": board_caption,
+        "board_caption_kind": caption_kind,
         "diagram": (state.get("position") or {}).get("diagram") if isinstance(state.get("position"), Mapping) else state.get("diagram"),
         "pip_counts": pip_counts if teaching else None,
         "score": list(score),

@@ -59,6 +59,7 @@
     li.dataset.eventId = String(id);
     li.dataset.type = ev.type;
     li.dataset.receivedMs = String(receivedMs);
+    li.dataset.timeMs = String(ev.time_ms || "");
     var time = document.createElement("time");
     var d = new Date(ev.time_ms || Date.now());
     time.textContent = d.toLocaleTimeString();
@@ -111,7 +112,12 @@
     live.dataset.mode = data.mode;
     live.dataset.eventId = String(data.event_id);
     live.dataset.renderedMs = String(nowMs());
+    // For the speed benchmark: when each view reached the DOM (last 1000).
+    views.push([data.event_id, nowMs()]);
+    if (views.length > 1000) views.shift();
   }
+  var views = [];
+  window.companionViews = views;
 
   var inflight = false, again = false;
   function refresh() {
@@ -133,7 +139,9 @@
   }
 
   function connect() {
-    var es = new EventSource("/events?view=1");
+    // Start right after the events the page was rendered with (no gap); on a
+    // reconnect the browser sends Last-Event-ID and the server replays the rest.
+    var es = new EventSource("/events?view=1&last_event_id=" + encodeURIComponent(document.body.dataset.renderedEventId));
     es.onopen = function () { setConnection("live", "Live"); refresh(); };
     es.addEventListener("view", function (m) {
       try { apply(JSON.parse(m.data)); } catch (e) { setConnection("error", "Bad view: " + e.message); }
@@ -143,6 +151,9 @@
       var received = nowMs();
       var ev;
       try { ev = JSON.parse(m.data); } catch (e) { return; }
+      var id = parseInt(m.lastEventId, 10);
+      if (id <= loggedId) return;  // already listed
+      loggedId = id;
       document.body.dataset.lastEventId = m.lastEventId;
       addLog(ev, m.lastEventId, received);
     };
@@ -219,6 +230,8 @@
     cameraButton.textContent = on ? "Hide camera" : "Show camera";
   });
 
+  var loggedId = parseInt(document.body.dataset.lastEventId, 10) || 0;
+  document.body.dataset.renderedEventId = String(loggedId);
   var initial = [];
   try { initial = JSON.parse(document.getElementById("initial-events").textContent); } catch (e) { initial = []; }
   var firstId = parseInt(document.body.dataset.lastEventId, 10) - initial.length + 1;

@@ -1,0 +1,172 @@
+"""The dashboard of a real ``companion watch --source demo --web`` process in headless Chromium.
+
+The demo is the project's built-in recording: an opening roll, a cocked roll,
+an illegal play and its correction, a double and a take, a dropped redouble
+that ends the game. The browser must show each of them as the referee decides
+them. A second process checks match control: a new match from the form and the
+``.mat`` download.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+URL = re.compile(r"(http://127\.0\.0\.1:\d+)/")
+TOKEN = re.compile(r"token[= ]([A-Za-z0-9_\-]{10,})")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Watch:
+    """A running ``companion watch`` with its dashboard address and token."""
+
+    def __init__(self, repo_root: pathlib.Path, *extra: str) -> None:
+        env = dict(os.environ, PYTHONPATH=str(repo_root), PYTHONUNBUFFERED="1")
+        self.port = free_port()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "companion", "watch", "--source", "demo", "--web", f"127.0.0.1:{self.port}",
+             "--keyboard", "off", *extra],
+            cwd=repo_root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )
+        self.lines: list[str] = []
+        self.url = None
+        self.token = None
+        found = threading.Event()
+
+        def read() -> None:
+            for line in self.proc.stdout:
+                self.lines.append(line.rstrip("\n"))
+                if self.url is None and "dashboard" in line and URL.search(line):
+                    self.url = URL.search(line).group(1)
+                    match = TOKEN.search(line)
+                    self.token = match.group(1) if match else None
+                    found.set()
+            found.set()
+
+        threading.Thread(target=read, daemon=True).start()
+        # The first run renders the demo's frames (cached afterwards).
+        if not found.wait(300) or self.url is None:
+            self.stop()
+            raise AssertionError("watch did not print its dashboard address:\n" + "\n".join(self.lines[-20:]))
+
+    def stop(self) -> int:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        return self.proc.returncode
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def test_the_live_dashboard_of_a_running_watch(browser, repo_root, tmp_path):
+    watch = Watch(repo_root, "--mode", "teaching", "--speed", "0.5")
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(watch.url + "/")
+        page.wait_for_selector('#connection[data-state="live"]', timeout=30_000)
+        # The starting position as the real session has it, drawn and as text.
+        assert page.locator("#board #point-24").get_attribute("data-count") == "2"
+        assert page.locator("#board #point-19").get_attribute("data-count") == "-5"
+        assert page.locator("#position-id").inner_text() == "4HPwATDgc/ABMA"
+        assert "Point 6: 5" in page.locator("#board-text").inner_text()
+        assert "opening roll" in page.locator("#waiting").inner_text()
+        assert page.locator("#pips").inner_text().count("167") == 2  # teaching mode
+        # The camera's events reach the page as they happen: the board status
+        # line follows the stability filter, and the log shows the camera.
+        page.wait_for_selector("#log li.ev-source", state="attached", timeout=60_000)
+        page.wait_for_selector("#board-status", timeout=60_000)
+        page.check("#log-all")
+        page.wait_for_selector("#log li.ev-board", timeout=60_000)
+        # The camera picture with the reading drawn over it.
+        page.click("#camera-toggle")
+        page.wait_for_function("() => document.querySelector('#camera').naturalWidth > 0", timeout=30_000)
+        page.screenshot(path=str(tmp_path / "watch.png"), full_page=True)
+    finally:
+        context.close()
+        watch.stop()
+    assert errors == []
+
+
+def test_new_match_and_mat_download_on_the_real_session(browser, repo_root, tmp_path):
+    watch = Watch(repo_root, "--speed", "0.25")
+    assert watch.token, "watch prints the access token"
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+    page = context.new_page()
+    try:
+        # Without the token: viewing only, and actions are refused.
+        page.goto(watch.url + "/")
+        page.wait_for_selector('#connection[data-state="live"]', timeout=30_000)
+        assert page.locator("#controls").count() == 0
+        status = page.evaluate(
+            """() => fetch('/api/match/new', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                     body: JSON.stringify({players: ['x', 'y']})}).then(r => r.status)"""
+        )
+        assert status == 401
+        # With the token: a new 3-point match between Carol and Dave.
+        page.goto(f"{watch.url}/?token={watch.token}")
+        page.wait_for_selector('#connection[data-state="live"]', timeout=30_000)
+        page.fill('input[name="player0"]', "Carol")
+        page.fill('input[name="player1"]', "Dave")
+        page.fill('input[name="match_length"]', "3")
+        page.select_option('select[name="mode"]', "teaching")
+        page.click("#new-match-button")
+        page.wait_for_selector("#action-result.ok", timeout=30_000)
+        page.wait_for_function("() => document.querySelector('#score').innerText.includes('Carol')", timeout=30_000)
+        assert "to 3 points" in page.locator("#match-length").inner_text()
+        state = page.evaluate("() => fetch('/api/state').then(r => r.json())")
+        assert state["players"] == ["Carol", "Dave"] and state["match_length"] == 3
+        # A bad setting is refused with the reason on the page.
+        page.fill('input[name="player1"]', "carol")
+        page.click("#new-match-button")
+        result = page.wait_for_selector("#action-result.error", timeout=30_000)
+        assert "different names" in result.inner_text()
+        assert page.evaluate("() => fetch('/api/state').then(r => r.json())")["players"] == ["Carol", "Dave"]
+        with page.expect_download() as info:
+            page.click("#download-mat")
+        download = info.value
+        assert download.suggested_filename.endswith(".mat")
+        text = pathlib.Path(download.path()).read_text()
+        assert " 3 point match" in text  # the new match, no game played yet
+        page.screenshot(path=str(tmp_path / "demo_new_match.png"), full_page=True)
+    finally:
+        context.close()
+        watch.stop()
