@@ -17,9 +17,11 @@ What it does, all in one process pinned to one core (OpenCV and BLAS threads 1):
    time, median and p99, sustained frames per second (frames / total time).
 3. **baseline** (same process, same frames): the board reader on every frame,
    as a pipeline without the motion gate would run; the ratio of the two.
-4. **latency**: for every end of turn (the first frame without the dice after
-   a play), the time until its verdict at 30 fps: ``(frames until the verdict
-   frame) x 33.3 ms + that frame's processing time``; median and p90.
+4. **latency**, live: the frames are delivered at 30 fps by an in-memory
+   camera through the grabber thread (the newest frame wins, as with a real
+   camera); for every end of turn (the first frame without the dice after a
+   play) the wall time from that frame's delivery to its verdict; median, p90,
+   and the frames processed and dropped.
 5. **referee only**: stability filter + referee per observation (no pixels).
 6. Checks the verdict stream against the script's ground truth and reports
    the false accusations and missed illegal plays.
@@ -50,6 +52,80 @@ def _pct(values: list[float], q: float) -> float:
     return values[k]
 
 
+class _MemoryCamera:
+    """A live source that delivers in-memory frames at ``fps`` (wall clock), then
+    stops; ``delivered[i]`` is the time frame ``i`` became available."""
+
+    live = True
+    description = "in-memory camera"
+
+    def __init__(self, frames: list, fps: float) -> None:
+        self.frames = frames
+        self.fps = fps
+        self.delivered: dict[int, float] = {}
+        self._cap = None
+        self._next = 0
+        self.finished = False
+
+    def open(self) -> None:
+        from vision.sources import SourceError
+
+        if self._cap is not None or self.finished:
+            raise SourceError("the recording is over")
+        self._cap = True
+        self.t0 = time.perf_counter()
+
+    def read(self):
+        from vision.sources import Frame
+
+        if self._next >= len(self.frames):
+            self.finished = True
+            return None
+        i = self._next
+        self._next += 1
+        wait = self.t0 + i / self.fps - time.perf_counter()
+        if wait > 0:
+            time.sleep(wait)
+        now = time.perf_counter()
+        self.delivered[i] = now
+        return Frame(self.frames[i], i, (now - self.t0) * 1000.0)
+
+    def close(self) -> None:
+        self._cap = None
+
+
+def _live_run(frames: list, fps: float, reader, grabber_class) -> dict:
+    """The pipeline on a live in-memory camera: verdict wall times per frame."""
+    from companion.bus import EventBus
+    from companion.session import Session
+
+    bus = EventBus()
+    verdicts: list[tuple[int, float]] = []
+    current = [0]
+
+    def on_event(e) -> None:
+        if e.type == "verdict" and e.verdict in ("legal", "illegal"):
+            verdicts.append((current[0], time.perf_counter()))
+
+    bus.subscribe(on_event)
+    session = Session(bus, reader=reader, match_settings={"match_length": 5})
+    camera = _MemoryCamera(frames, fps)
+    grabber = grabber_class(camera, backoff_s=60.0).start()
+    processed = 0
+    while True:
+        frame = grabber.get(timeout=0.5)
+        if frame is None:
+            if camera.finished:
+                break
+            continue
+        current[0] = frame.index
+        session.process_frame(frame)
+        processed += 1
+    grabber.stop()
+    return {"verdicts": verdicts, "delivered": camera.delivered, "processed": processed,
+            "dropped": len(frames) - processed}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=11)
@@ -75,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     from companion.demo import render_scene
     from companion.scripted_game import comparable, expected_comparable, observations, random_game
     from companion.session import Session
-    from vision.sources import Frame
+    from vision.sources import Frame, FrameGrabber
 
     w, h = (int(v) for v in args.size.lower().split("x"))
     script = random_game(args.seed, match_length=5, illegal_rate=0.15, cocked_rate=0.1, max_turns=args.turns,
@@ -122,20 +198,26 @@ def main(argv: list[str] | None = None) -> int:
         reader(image)
         base.append((time.perf_counter() - t) * 1000.0)
 
-    # --- latency: dice picked up -> verdict ------------------------------------
-    latencies = []
-    verdict_frames = [i for i, e in events if e["type"] == "verdict" and e["verdict"] in ("legal", "illegal")]
+    # --- latency: dice picked up -> verdict, live at the camera's rate ---------
+    # an in-memory camera delivers the frames at --fps through the grabber thread
+    # (which keeps only the newest frame, as for a real camera); the verdict's wall
+    # time is compared with the time the first frame without the dice was delivered
     starts = {}
     for i, si in enumerate(scene_of_frame):
         starts.setdefault(si, i)
+    pickups = {}
     for si in range(2, len(script.scenes)):
         scene, hand, before = script.scenes[si], script.scenes[si - 1], script.scenes[si - 2]
-        if scene.dice or scene.hand or not hand.hand or not before.dice or before.hand:
-            continue  # not "the dice were on the board, a hand took them, the board is still"
-        i = starts[si]
-        later = [v for v in verdict_frames if starts[si] <= v < starts[si] + scene.frames]
-        if later:
-            latencies.append((later[0] - i) * 1000.0 / args.fps + per_frame[later[0]])
+        if not scene.dice and not scene.hand and hand.hand and before.dice and not before.hand:
+            pickups[starts[si]] = si  # "the dice were down, a hand took them, the board is still"
+    live = _live_run(frames, args.fps, reader, FrameGrabber)
+    latencies = []
+    for i, si in sorted(pickups.items()):
+        end = starts[si] + script.scenes[si].frames
+        delivered = live["delivered"].get(i)
+        verdicts = [t for (f, t) in live["verdicts"] if i <= f < end]
+        if delivered is not None and verdicts:
+            latencies.append((verdicts[0] - delivered) * 1000.0)
 
     # --- referee only --------------------------------------------------------
     obs = observations(script, misread_rate=0.0)
@@ -160,10 +242,12 @@ def main(argv: list[str] | None = None) -> int:
         "baseline_reader_every_frame_ms": {"median": round(statistics.median(base), 2), "p99": round(_pct(base, 0.99), 2)},
         "baseline_fps": round(1000.0 / statistics.mean(base), 1),
         "speedup_vs_baseline": round(watch_fps / (1000.0 / statistics.mean(base)), 2),
-        "pickup_to_verdict_ms": {
+        "pickup_to_verdict_ms_live": {
             "n": len(latencies),
             "median": round(statistics.median(latencies), 1) if latencies else None,
             "p90": round(_pct(latencies, 0.9), 1) if latencies else None,
+            "frames_processed": live["processed"],
+            "frames_dropped": live["dropped"],
         },
         "referee_only_us_per_observation": round(ref_us, 1),
         "verdict_stream_equals_truth": got == expected,

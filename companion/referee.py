@@ -204,6 +204,7 @@ class Referee:
         self.w = _Watch()
         self._history: list[_Watch] = []
         self._plays_cache: Optional[tuple] = None
+        self._observed = False
         self.w.phase = self._phase_of_match()  # a match resumed from its log goes on where it was
 
     # ------------------------------------------------------------- queries
@@ -254,14 +255,28 @@ class Referee:
             "last_verdict": self.w.last_verdict,
             "illegal_board": None if self.w.illegal_board is None else list(self.w.illegal_board),
             "settings": self.settings.to_dict(),
+            "mode": self.settings.mode,
+            "games": [dict(g.to_dict(), score=list(g.score_after)) for g in m.games],
+            "resignation": ({"player": m.resigner, "level": m.resigned}
+                            if self.w.phase == Phase.RESIGNATION else None),
         }
         if self.settings.mode == "teaching":
             out["pip_count"] = list(pos.pip_count())
+            if self.w.phase in (Phase.PLAY, Phase.CORRECTION) and m.dice:
+                out["legal_plays"] = [p.notation() for p in self._plays(view, m.dice)]
         return out
 
     # --------------------------------------------------------------- input
-    def observe(self, obs: Observation) -> None:
-        """Take one stable observation and publish what follows from it."""
+    def observe(self, obs: Observation, disturbed: bool = True) -> None:
+        """Take one stable observation and publish what follows from it.
+
+        ``disturbed``: something moved over the board (motion, a hand) since the
+        previous stable observation. Checkers and dice do not move by
+        themselves: an undisturbed change is a misreading and is ignored (the
+        first observation always counts)."""
+        if not disturbed and self._observed:
+            return
+        self._observed = True
         if self.layout is None:
             self.layout = self._guess_layout(obs)
             if self.layout is None:

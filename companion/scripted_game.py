@@ -104,7 +104,7 @@ def observations(script: Script, layout: TableLayout = TableLayout(), fps: float
     scene that differs from the previous one is moving (things were put down).
     ``misread_rate``: chance that a still frame (not the first two of a scene)
     sees one checker on the neighbouring point (the totals stay possible, so
-    only the votes can catch it); at least two good frames separate two
+    only the votes can catch it) or one die as another value; at least two good frames separate two
     misreads, so any three consecutive frames hold at most one."""
     rng = random.Random(seed)
     out = []
@@ -127,7 +127,13 @@ def observations(script: Script, layout: TableLayout = TableLayout(), fps: float
 
 
 def _misread(obs: Observation, rng: random.Random) -> Observation:
-    """``obs`` with one checker seen on a neighbouring point (empty or of its colour)."""
+    """``obs`` with one checker seen on a neighbouring point (empty or of its
+    colour), or, when dice are down, one die read as another value."""
+    if obs.dice and rng.random() < 0.5:
+        dice = list(obs.dice)
+        k = rng.randrange(len(dice))
+        dice[k] = dataclasses.replace(dice[k], value=dice[k].value % 6 + 1)
+        return dataclasses.replace(obs, dice=tuple(dice))
     pts = list(obs.points)
     choices = []
     for p in pts:

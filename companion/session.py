@@ -191,8 +191,9 @@ class Session:
         if stable is None:
             return None
         self.bus.publish(ObservationEvent(observation=stable.to_dict(), stable=True, frame_index=obs.frame_index))
+        disturbed = self.filter.last_disturbed or self.report_every_frame
         with self._lock:
-            self.referee.observe(stable)
+            self.referee.observe(stable, disturbed=disturbed)
         return stable
 
     def _board_status(self, frame_index: int = -1) -> None:

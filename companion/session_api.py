@@ -38,8 +38,11 @@ class SessionApi(Protocol):
         ``crawford``, ``game_number``, ``players``, ``last_verdict`` (a verdict
         event dict or None), ``illegal_board``, ``settings``
         (``illegal_play_policy``, ``die_on_checker``, ``mode``, ``layout``),
-        ``pip_count`` (teaching mode only), ``stability``, ``source``,
-        ``frames``, ``match_settings``."""
+        ``mode``, ``games`` (the score sheet: ``number``, ``winner``,
+        ``points``, ``kind``, ``cube``, ``crawford``, ``score``), ``resignation``
+        (``{"player", "level"}`` or None), ``pip_count`` and ``legal_plays``
+        (teaching mode only), ``stability``, ``source``, ``frames``,
+        ``match_settings``."""
         ...
 
     def new_match(self, settings: dict[str, Any]) -> None:

@@ -94,7 +94,10 @@ class StabilityFilter:
     :class:`Observation` when a new stable board is available, else ``None``.
     :attr:`status` says why nothing was returned (``"moving"``, ``"occluded"``,
     ``"settling"``, ``"undecided"``, ``"held"``, ``"stable"``) and
-    :attr:`held_reason` why a reading was held.
+    :attr:`held_reason` why a reading was held. :attr:`last_disturbed` says
+    whether something moved over the board (motion or a hand) between the
+    previous stable board and the one just returned: a board that changes
+    without anybody touching it is a misreading, not a play.
     """
 
     def __init__(self, settings: StabilitySettings = StabilitySettings()) -> None:
@@ -104,6 +107,8 @@ class StabilityFilter:
         self._last_key: Optional[tuple] = None
         self.status = "settling"
         self.held_reason: Optional[str] = None
+        self._disturbed = True
+        self.last_disturbed = True
 
     def reset(self) -> None:
         """Forget the recent frames (the board must settle again); the last
@@ -115,6 +120,7 @@ class StabilityFilter:
         """Forget the last emitted board, so the next stable board is emitted
         even when unchanged (after an override of the referee's state)."""
         self._last_key = None
+        self._disturbed = True
 
     def push(self, obs: Optional[Observation], moving: bool, timestamp_ms: Optional[float] = None) -> Optional[Observation]:
         """Add one frame's reading; returns the new stable observation or ``None``.
@@ -125,6 +131,7 @@ class StabilityFilter:
         if moving:
             self.status = "moving"
             self.reset()
+            self._disturbed = True
             return None
         if obs is None:
             self.status = "unreadable"
@@ -134,6 +141,7 @@ class StabilityFilter:
         if obs.occluded or obs.unreadable_points:
             self.status = "occluded"
             self.reset()
+            self._disturbed = True
             return None
         if self._still_since is None:
             self._still_since = ts
@@ -158,6 +166,7 @@ class StabilityFilter:
             return None
         self._last_key = key
         self.status = "stable"
+        self.last_disturbed, self._disturbed = self._disturbed, False
         return voted
 
     def _voted(self) -> Optional[Observation]:

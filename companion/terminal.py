@@ -33,10 +33,33 @@ def _player(p: Any) -> str:
     return f"player {p} ({PLAYER_NAMES[p]})" if p in (0, 1) else "nobody"
 
 
-def describe(event: Event) -> Optional[str]:
-    """One line for people, or ``None`` for an event the terminal does not show."""
+def describe_board(obs: dict) -> str:
+    """A stable reading in one line: ``sees 6:5L 8:3L ... | bar L1 | dice 3-1 (right) | cube 64 centre``."""
+    points = " ".join(f"{p['point']}:{p['count']}{p['colour'][0].upper()}" for p in obs["points"] if p["count"])
+    parts = [f"sees {points or 'an empty board'}"]
+    bar = obs.get("bar") or {}
+    if bar.get("light") or bar.get("dark"):
+        parts.append(f"bar L{bar.get('light', 0)} D{bar.get('dark', 0)}")
+    dice = obs.get("dice") or []
+    if dice:
+        parts.append("dice " + " ".join(
+            f"{d['value']}{'*' if d['cocked'] else ''}({d['half'] or 'off'})" for d in dice))
+    cube = obs.get("cube")
+    if cube:
+        parts.append(f"cube {cube['value']} {cube['place']}")
+    return " | ".join(parts)
+
+
+def describe(event: Event, verbose: bool = False) -> Optional[str]:
+    """One line for people, or ``None`` for an event the terminal does not show.
+    ``verbose``: also the stable readings and plays in progress (what the
+    referee sees)."""
     d = event.to_dict()
     t = d["type"]
+    if verbose and t == "observation":
+        return describe_board(d["observation"])
+    if verbose and t == "verdict" and d["verdict"] == "in_progress":
+        return f"play in progress: {d['play'] or ''}"
     if t == "roll":
         dice = "-".join(str(v) for v in d["dice"])
         if d.get("opening") and d["dice"][0] == d["dice"][1]:
@@ -89,14 +112,16 @@ def describe(event: Event) -> Optional[str]:
 
 
 class TerminalLog:
-    """A bus subscriber that prints :func:`describe` lines to ``stream``."""
+    """A bus subscriber that prints :func:`describe` lines to ``stream``
+    (``verbose``: the readings too)."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, verbose: bool = False) -> None:
         self.stream = stream
+        self.verbose = verbose
         self._lock = threading.Lock()
 
     def __call__(self, event: Event) -> None:
-        line = describe(event)
+        line = describe(event, self.verbose)
         if line is None:
             return
         with self._lock:

@@ -26,14 +26,15 @@ class Table:
         self.cube = (64, "centre")
         self.t = 0.0
 
-    def show(self, dice=(), board=None, cube=None, frames=5):
+    def show(self, dice=(), board=None, cube=None, frames=5, moved=True):
         if board is not None:
             self.board = tuple(board)
         if cube is not None:
             self.cube = cube
         scene = Scene(self.board, tuple(dice), self.cube)
         for k in range(frames):
-            self.session.feed_observation(scene_observation(scene, self.layout, timestamp_ms=self.t), moving=k == 0)
+            self.session.feed_observation(scene_observation(scene, self.layout, timestamp_ms=self.t),
+                                          moving=moved and k == 0)
             self.t += 33.3
 
     def hand(self):
@@ -385,3 +386,42 @@ def test_who_plays_which_colour_is_found_from_the_board():
         t.show()
         assert t.referee.layout.colours == colours
         assert [e["verdict"] for e in t.judged("verdict")] == ["legal"]
+
+
+def test_the_state_for_the_dashboard():
+    t = Table(match_length=3, mode="teaching")
+    opening(t, 3, 1)
+    st = t.session.state()
+    assert st["waiting_for"] == "play" and st["dice"] == [3, 1] and st["on_roll"] == 0
+    assert "8/5 6/5" in st["legal_plays"] and st["pip_count"] == [167, 167]
+    assert st["table_position"] == list(START_SIGNED) and st["position_id"] == "4HPwATDgc/ABMA"
+    t.hand()
+    t.show(board=play_board(0, [(8, 5), (6, 5)], t.board))
+    t.session.resign(0, 1)
+    assert t.session.state()["resignation"] == {"player": 0, "level": 1}
+    t.session.answer_resignation(True)
+    st = t.session.state()
+    assert st["games"][0]["winner"] == 1 and st["games"][0]["score"] == [0, 1] and st["resignation"] is None
+    tournament = Table(match_length=3)
+    opening(tournament, 3, 1)
+    assert "legal_plays" not in tournament.session.state() and "pip_count" not in tournament.session.state()
+
+
+def test_dice_that_vanish_without_a_hand_are_a_misreading():
+    """The reader loses both dice for a few frames while nothing moves: no end
+    of the turn (which would accuse an unfinished play), nor a roll when they
+    come back; a real pick-up (a hand, motion) ends the turn."""
+    t = Table()
+    opening(t, 3, 1)
+    dice = [DieSpec(3, "right"), DieSpec(1, "left")]
+    t.hand()
+    half = play_board(0, [(8, 5)], t.board)
+    t.show(dice, board=half)
+    t.show(board=half, moved=False)  # dice unseen, nobody touched the board
+    t.show(dice, board=half, moved=False)
+    assert not t.judged("verdict") and t.session.state()["waiting_for"] == "play"
+    t.hand()
+    t.show(dice, board=play_board(0, [(6, 5)], half))
+    t.hand()
+    t.show()
+    assert [e["verdict"] for e in t.judged("verdict")] == ["legal"]

@@ -135,3 +135,31 @@ def test_settings_are_validated():
         StabilitySettings(quorum=0)
     with pytest.raises(ValueError):
         StabilitySettings(window=0)
+
+
+def test_the_filter_says_whether_anything_moved_between_two_stable_boards():
+    filt = StabilityFilter(StabilitySettings(still_ms=0, window=3, min_frames=2))
+    obs = _start(0)
+    rolled = dataclasses.replace(obs, dice=roll_dice(0, (3, 1)))
+    out, t = _feed(filt, obs, 3, 0.0)
+    assert out and filt.last_disturbed  # the first board
+    out, t = _feed(filt, rolled, 3, t)  # the dice appear, no motion at all: a misreading
+    assert out and not filt.last_disturbed
+    out, t = _feed(filt, obs, 1, t, moving=True)
+    out, t = _feed(filt, obs, 3, t)
+    assert out and filt.last_disturbed  # something moved in between
+
+
+def test_rules_positions_to_observations_and_back():
+    from companion.play import Play
+    from companion.position import Position
+    from companion.table import observation_to_position, position_to_observation, roll_dice
+
+    after = Play.from_notation("24/18 13/11").apply_unchecked(Position.initial())
+    for mover in (0, 1):
+        obs = position_to_observation(after, mover, dice=roll_dice(mover, (6, 2)))
+        assert observation_to_position(obs, TableLayout(), mover) == after
+        assert [d.half for d in obs.dice] == (["right"] * 2 if mover == 0 else ["left"] * 2)
+    # the other player's view of the same table is the swapped position
+    obs = position_to_observation(after, 0)
+    assert observation_to_position(obs, TableLayout(), 1) == after.swap()

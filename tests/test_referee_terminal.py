@@ -65,3 +65,15 @@ def test_keyboard_mistakes_are_one_line_answers():
     assert run_command(s, "q") == ("bye", True)
     assert run_command(s, "   ") == ("", False)
     assert "set the dice" in run_command(s, "?")[0]
+
+
+def test_verbose_lines_show_what_the_referee_sees():
+    from companion.events import ObservationEvent
+    from companion.scripted_game import DieSpec, Scene, scene_observation
+    from companion.table import START_SIGNED
+
+    obs = scene_observation(Scene(START_SIGNED, (DieSpec(3, "right"), DieSpec(5, "right", cocked=True, slot=1))))
+    line = describe(ObservationEvent(observation=obs.to_dict()), verbose=True)
+    assert line.startswith("sees 1:2L 6:5D 8:3D 12:5L 13:5D 17:3L 19:5L 24:2D")
+    assert "dice 3(right) 5*(right)" in line and "cube 64 centre" in line
+    assert describe(ObservationEvent(observation=obs.to_dict())) is None  # quiet unless verbose

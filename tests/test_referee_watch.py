@@ -82,7 +82,7 @@ def test_watch_serves_the_dashboard_while_it_runs(repo_root, tmp_path):
 
     folder = tmp_path / "frames"
     folder.mkdir()
-    for i in range(40):
+    for i in range(15):
         cv2.imwrite(str(folder / f"f{i:03d}.png"), np.full((48, 64, 3), 90, np.uint8))
     env = dict(os.environ, PYTHONPATH=str(repo_root))
     proc = subprocess.Popen(
@@ -144,3 +144,70 @@ def test_corrupt_and_wrong_size_frames_are_reported_and_survived(repo_root, tmp_
     assert readings, "the still board was never read"
     counts = [p["count"] for p in readings[-1]["points"]]
     assert counts == [2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 5, 5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, 2]
+
+
+def test_a_still_board_is_read_a_few_times_then_reused(tmp_path):
+    """In process: rendered frames of a still board through the real reader. The
+    reader runs on the first still frames only (the votes), later identical
+    frames reuse the reading; the dashboard's camera picture is a JPEG."""
+    from companion.commands.watch import make_frame_reader
+    from companion.demo import DEMO_SIZE, demo_pose, render_scene
+    from companion.scripted_game import Scene
+    from companion.table import START_SIGNED
+    from vision.sources import Frame
+
+    image = render_scene(Scene(START_SIGNED))
+    reader = make_frame_reader(corners=demo_pose().corners)
+    events = []
+    bus = EventBus()
+    bus.subscribe(lambda e: events.append(e.to_dict()))
+    session = Session(bus, reader=reader)
+    assert session.latest_frame_jpeg() is None
+    for i in range(12):
+        session.process_frame(Frame(image, i, i * 33.3))
+    frames = session.state()["frames"]
+    assert frames["seen"] == 12 and frames["read"] == 3 and frames["reused"] == 8  # first frame: motion unknown
+    assert len([e for e in events if e["type"] == "observation"]) == 1
+    jpeg = session.latest_frame_jpeg()
+    picture = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    assert picture.shape == (DEMO_SIZE[1], DEMO_SIZE[0], 3)
+
+
+def test_checker_discs_for_the_on_checker_rule_land_on_the_checkers():
+    """With ``--die-on-checker cocked`` the dice judge needs the checkers as image
+    discs: they must sit on the checkers the renderer drew."""
+    from companion.commands.watch import _checker_discs
+    from companion.demo import DEMO_SIZE, demo_pose
+    from vision.reader import BoardReader
+    from vision.render_board import BoardState, render_board
+
+    out = render_board(BoardState.starting(), pose=demo_pose())
+    reader = BoardReader.from_corners(np.array(demo_pose().corners), DEMO_SIZE)
+    discs = _checker_discs(reader.read_full(out.image), reader.settings.work_scale)
+    assert len(discs) >= 25
+    truth = [(x, y) for x, y, _, point in out.checkers if 1 <= point <= 24]
+    for x, y, r in discs:
+        nearest = min(((x - tx) ** 2 + (y - ty) ** 2) ** 0.5 for tx, ty in truth)
+        assert nearest < r and 5 < r < 40
+
+
+def test_keyboard_commands_in_a_running_watch(repo_root, tmp_path):
+    """``--keyboard on`` with commands on standard input: answers are printed,
+    a mistake is one line, ``q`` ends the run early with exit code 0."""
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for i in range(50):
+        cv2.imwrite(str(folder / f"f{i:03d}.png"), np.full((48, 64, 3), 90, np.uint8))
+    env = dict(os.environ, PYTHONPATH=str(repo_root))
+    r = subprocess.run(
+        [sys.executable, "-m", "companion", "watch", "--no-web", "--keyboard", "on", "--source", str(folder),
+         "--fps", "5", "--speed", "1", "--stills"],
+        cwd=repo_root, env=env, input="s\nd 9 9\nu\nq\n", capture_output=True, text=True, timeout=120,
+    )
+    assert r.returncode == 0, r.stderr[-1500:]
+    out = r.stdout
+    assert "waiting for opening roll" in out  # the state
+    assert "error: dice are two numbers 1-6" in out or "error: no roll to set" in out
+    assert "error: nothing to undo" in out
+    assert "bye" in out
+    assert "done: " in out and "done: 50 frames" not in out  # quit before the folder's end

@@ -190,3 +190,32 @@ def test_settings_round_trip():
     assert again == s
     with pytest.raises(ValueError):
         CheckerSettings.from_dict({"no_such_setting": 1})
+
+
+@pytest.mark.parametrize("style,light,dark", [("tournament", 11, 10), ("fmgammon", 9, 12)])
+def test_overlapping_tall_stacks(style, light, dark):
+    """Points with more checkers than fit in a line: the checkers overlap up to the middle."""
+    counts = [0] * 24
+    counts[5], counts[12] = light, 15 - light
+    counts[18], counts[0] = -dark, -(15 - dark)
+    r = render_board(BoardState.from_counts(counts), style, stack="overlap", lighting=Lighting(blur=0.5, noise=2))
+    assert _pairs(_read(r)) == _pairs(r.truth)
+
+
+def test_borne_off_checkers_are_inferred_in_the_bear_off():
+    counts = [0] * 24
+    counts[0], counts[2], counts[5] = 3, 4, 2  # light: 9 in its home board, 6 borne off
+    counts[23], counts[20], counts[12] = -5, -5, -2  # dark: not all home, so nothing inferred
+    r = render_board(BoardState.from_counts(counts, off=(6, 3)), "green", lighting=Lighting(blur=0.5))
+    obs = _read(r)
+    assert _pairs(obs) == _pairs(r.truth)
+    assert obs["off"] == {"light": 6, "dark": 0}
+    assert obs["off_visible"] is False
+
+
+def test_large_photos_read_like_small_ones():
+    """A 4K-class photo (the field five times the working size) reads the same."""
+    r = render_board(BoardState.starting(), "walnut", CameraPose.looking_down(image_size=(3840, 2160),
+                                                                              aspect=STYLES["walnut"].geometry.aspect),
+                     Lighting(blur=2.0, noise=3))
+    assert _pairs(_read(r)) == _pairs(r.truth)

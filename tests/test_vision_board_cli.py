@@ -73,7 +73,12 @@ def test_corner_outside_the_image_is_accepted(repo_root, tmp_path):
     corners = ",".join(f"{v:.1f}" for v in c.ravel())
     proc = run(repo_root, "read", str(path), f"--corners={corners}", "--json")
     assert proc.returncode == 0, proc.stderr
-    assert len(json.loads(proc.stdout)["points"]) == 24
+    first = json.loads(proc.stdout)
+    assert len(first["points"]) == 24
+    # The same with a space after --corners (the value starts with a minus sign).
+    proc = run(repo_root, "read", str(path), "--corners", corners, "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["points"] == first["points"]
 
 
 def test_read_finds_the_board_itself(repo_root, opening):
@@ -158,3 +163,42 @@ def test_read_real_photo_with_labelled_corners(repo_root, shared_data):
     # test8: a white checker on the bar; bottom row from the right: 2 black on point 1.
     assert out["bar"] == {"light": 1, "dark": 0}
     assert out["points"][0] == {"point": 1, "count": 2, "colour": "dark"}
+
+
+def _with_aruco(rendered, size=48):
+    img = rendered.image.copy()
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    offsets = [(-size, -size), (0, -size), (0, 0), (-size, 0)]  # outside each field corner
+    for mid, ((x, y), (dx, dy)) in enumerate(zip(rendered.corners, offsets)):
+        marker = cv2.aruco.generateImageMarker(dictionary, mid, size)
+        x0, y0 = int(round(x)) + dx, int(round(y)) + dy
+        pad = np.full((size + 12, size + 12), 255, np.uint8)  # quiet zone
+        pad[6:-6, 6:-6] = marker
+        px, py = x0 - 6 + (6 if dx == 0 else -6), y0 - 6 + (6 if dy == 0 else -6)
+        img[py:py + size + 12, px:px + size + 12] = pad[:, :, None]
+    return img
+
+
+def test_aruco_profile_finds_the_board_in_every_frame(repo_root, tmp_path):
+    from vision.render_board import STYLES, CameraPose
+
+    pose = CameraPose.looking_down(scale=0.72, aspect=STYLES["walnut"].geometry.aspect)
+    r = render_board(BoardState.starting(), "walnut", pose, lighting=Lighting(blur=0.4))
+    path = tmp_path / "aruco.png"
+    cv2.imwrite(str(path), _with_aruco(r))
+    profile = tmp_path / "aruco.json"
+    proc = run(repo_root, "calibrate", str(path), "--aruco", "--learn", "opening", "--out", str(profile))
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(profile.read_text())
+    assert data["aruco"]["ids"] == [0, 1, 2, 3]
+    assert data["corners"]["bottom_right"] == pytest.approx(list(r.corners[2]), abs=8)
+    data["corners"] = None  # find the markers per frame instead of trusting fixed corners
+    profile.write_text(json.dumps(data))
+    proc = run(repo_root, "read", str(path), "--calibration", str(profile), "--json")
+    assert proc.returncode == 0, proc.stderr
+    got = [(p["count"], p["colour"]) for p in json.loads(proc.stdout)["points"]]
+    assert got == [(p["count"], p["colour"]) for p in r.truth["points"]]
+    # Without the markers in view the profile's reader says so.
+    plain = tmp_path / "plain.png"
+    cv2.imwrite(str(plain), r.image)
+    _check_one_line_error(run(repo_root, "read", str(plain), "--calibration", str(profile)))

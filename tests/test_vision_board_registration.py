@@ -145,3 +145,37 @@ def test_labelled_real_corners_register(shared_data):
         bar = field.to_field(np.array([label["bar"]["top"], label["bar"]["bottom"]], dtype=float))
         # The labelled bar line lies in the canonical bar band (within a few pixels).
         assert np.all(np.abs(bar[:, 0] - FIELD_WIDTH / 2) < 20), path.name
+
+
+def _chessboard_views(k, dist, n_views=6, pattern=(9, 6), square=30.0, size=(960, 720)):
+    """Photos of a printed chessboard seen by a camera with lens distortion."""
+    views = []
+    for i in range(n_views):
+        # A board of (pattern+1) squares, in its own plane (z = 0), posed in front of the camera.
+        rvec = np.array([0.25 * np.sin(i), 0.3 * np.cos(1.3 * i), 0.1 * i], float)
+        tvec = np.array([-150.0 + 10 * i, -100.0, 650.0 + 20 * i])
+        img = np.full((size[1], size[0]), 255, np.uint8)
+        for r in range(-1, pattern[1]):
+            for c in range(-1, pattern[0]):
+                if (r + c) % 2:
+                    continue
+                quad = np.array([[c, r, 0], [c + 1, r, 0], [c + 1, r + 1, 0], [c, r + 1, 0]], float) * square
+                # Sample the square's edges densely so that distortion bends them.
+                pts3 = np.concatenate([np.linspace(quad[j], quad[(j + 1) % 4], 12) for j in range(4)])
+                pts2, _ = cv2.projectPoints(pts3, rvec, tvec, k, dist)
+                cv2.fillPoly(img, [np.round(pts2.reshape(-1, 2) * 4).astype(np.int32)], 0, cv2.LINE_AA, shift=2)
+        views.append(cv2.cvtColor(img, cv2.COLOR_GRAY2BGR))
+    return views
+
+
+def test_chessboard_calibration_recovers_the_lens():
+    from vision.registration import calibrate_chessboard
+
+    k = np.array([[800.0, 0, 480], [0, 800.0, 360], [0, 0, 1]])
+    dist = np.array([-0.25, 0.08, 0.0, 0.0, 0.0])
+    cam = calibrate_chessboard(_chessboard_views(k, dist))
+    assert cam.image_size == (960, 720)
+    assert abs(cam.camera_matrix[0, 0] - 800) < 40 and abs(cam.camera_matrix[1, 1] - 800) < 40
+    assert cam.dist_coeffs[0] < -0.1  # barrel distortion found
+    with pytest.raises(RegistrationError):
+        calibrate_chessboard([np.full((100, 100, 3), 255, np.uint8)] * 3)

@@ -43,7 +43,6 @@ def annotate(image_bgr: np.ndarray, field: Field, obs: Observation, reading: Opt
     bar = field.to_image(np.array([[field.size[0] / 2, 0], [field.size[0] / 2, field.size[1]]], float))
     cv2.line(out, tuple(np.round(bar[0]).astype(int)), tuple(np.round(bar[1]).astype(int)), (0, 200, 255), thick, cv2.LINE_AA)
     if reading is not None:
-        fs = field.size[0] * scale
         r_field = 0.5 * (field.size[0] / 13.0) * 0.95
         for c in reading.checkers:
             centre = _to_image(field, [[c.x, c.y]], scale)[0]
@@ -52,12 +51,11 @@ def annotate(image_bgr: np.ndarray, field: Field, obs: Observation, reading: Opt
             colour = (255, 255, 255) if c.colour == "light" else (0, 0, 0)
             cv2.circle(out, tuple(np.round(centre).astype(int)), r, (0, 255, 0), thick + 2, cv2.LINE_AA)
             cv2.circle(out, tuple(np.round(centre).astype(int)), r, colour, thick, cv2.LINE_AA)
-        del fs
     unreadable = set(obs.unreadable_points)
     for pr in obs.points:
         g = field.point(pr.point)
         label_y = g.base_y + g.direction * (0.47 * field.size[1])
-        num_y = g.base_y - g.direction * 0.0 + g.direction * 12
+        num_y = g.base_y + g.direction * 12
         pos = field.to_image(np.array([[g.centre_x, label_y], [g.centre_x, num_y]], float))
         text = "?" if pr.point in unreadable else (f"{pr.count}{(pr.colour or ' ')[0].upper()}" if pr.count else "0")
         wrong = expected is not None and (expected[pr.point - 1][0] != pr.count or

@@ -3,9 +3,10 @@
 Works on the canonical top-down field (:mod:`vision.registration`), at a reduced
 working scale (``CheckerSettings.work_scale``) for speed. Stage by stage:
 
-1. **Columns.** The two halves' outer edges are the field's edges; their inner
-   edges (where the bar gap starts) are fitted from the points' narrow tips
-   (:func:`fit_halves`), so wide and narrow bars need no setting. For a fixed
+1. **Columns.** Each row's two halves of six points are fitted to the points'
+   narrow tips (:func:`fit_halves`): the bar gap, and the outer edges within a few
+   per cent of the field's edges, so wide and narrow bars and slightly-off corners
+   need no setting. For a fixed
    camera this is done once per registration.
 2. **Slots.** Checkers stand in a line from a point's base, about one point wide;
    slot k is the k-th checker place (k = 0 at the base, up to the board's middle).
@@ -152,7 +153,8 @@ class CheckerReading:
     ``bar``: ``{"light": n, "dark": n}``; ``checkers``: every :class:`Checker` found;
     ``unreadable``: points an occluder covers; ``occluded``: any occluder on the field;
     ``occluder_mask``: (h, w) bool at the working scale; ``colours``: the colours used;
-    ``halves``: the inner half edges as fractions of the field's width and ``diameter``
+    ``halves``: where each row's halves lie (8 fractions of the field's width, see
+    :func:`fit_halves`) and ``diameter``
     the checker size used (a point's width); pass them back as ``halves=`` and
     ``diameter=`` for later frames of a fixed camera; ``timings_ms``: per stage.
     """
@@ -165,7 +167,7 @@ class CheckerReading:
     occluded: bool
     occluder_mask: Optional[np.ndarray]
     colour_model: Optional[CheckerColours]
-    halves: tuple[float, float]
+    halves: tuple[float, ...]
     diameter: float
     timings_ms: dict[str, float]
 
@@ -184,40 +186,54 @@ def _lab(field_bgr: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(cv2.GaussianBlur(field_bgr, (3, 3), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
 
 
-def fit_halves(lab: np.ndarray, lo_frac: float = 0.40) -> tuple[float, float]:
-    """Fit the inner edges of the two halves (where the bar gap starts and ends).
+def fit_halves(lab: np.ndarray, lo_frac: float = 0.40, edge_slack: float = 0.015) -> tuple[float, ...]:
+    """Fit where each row's two halves of six points lie.
 
     ``lab``: (h, w, 3) float32 Lab field at any scale. The points' narrow tips stand
-    out from the field's colour; the six point centres of each half are fitted to
-    that profile. Returns ``(left_half_end, right_half_start)`` as fractions of the
-    field's width.
+    out from the field's colour; per row (the band 20-36% of the way in from its
+    edge), the six point centres of each half are fitted to that profile, with the
+    half's outer edge free within ``edge_slack`` of the field's edge (corners are
+    rarely exact) and its inner edge (the bar gap) between ``lo_frac`` and the middle.
+    Returns 8 fractions of the field's width: top row (left start, left end, right
+    start, right end), then the bottom row.
     """
     h, w = lab.shape[:2]
     field_colour = np.median(lab[int(0.45 * h):int(0.55 * h), ::2].reshape(-1, 3), axis=0)
-    band = np.concatenate([lab[int(0.2 * h):int(0.36 * h)], lab[int(0.64 * h):int(0.8 * h)]], axis=0)
-    prof = np.linalg.norm(band - field_colour, axis=-1).mean(axis=0)
     xs = np.arange(w, dtype=np.float64)
-    ks = np.arange(6) + 0.5
-    lo = np.arange(lo_frac * w, 0.5 * w, 0.25)
-    sl = [np.interp(ks * b / 6, xs, prof).sum() for b in lo]
-    hi = np.arange(0.5 * w, (1 - lo_frac) * w, 0.25)
-    sr = [np.interp(b + ks * (w - b) / 6, xs, prof).sum() for b in hi]
-    return float(lo[int(np.argmax(sl))] / w), float(hi[int(np.argmax(sr))] / w)
+    ks = (np.arange(6) + 0.5) / 6.0
+    step = 0.5
+    outer = np.arange(-edge_slack * w, edge_slack * w + 1e-9, step)
+    inner = np.arange(lo_frac * w, 0.5 * w, step)
+    out: list[float] = []
+    for y0, y1 in ((0.2, 0.36), (0.64, 0.8)):
+        band = lab[int(y0 * h):int(y1 * h)]
+        prof = np.linalg.norm(band - field_colour, axis=-1).mean(axis=0)
+        # Left half: starts at a (near 0), ends at b (the bar gap).
+        a, b = np.meshgrid(outer, inner, indexing="ij")
+        score = np.interp(a[..., None] + (b - a)[..., None] * ks, xs, prof).sum(axis=-1)
+        ia, ib = np.unravel_index(int(np.argmax(score)), score.shape)
+        # Right half: starts at c (the bar gap), ends at d (near w).
+        c, d = np.meshgrid(w - inner, w - outer, indexing="ij")
+        score = np.interp(c[..., None] + (d - c)[..., None] * ks, xs, prof).sum(axis=-1)
+        ic, id_ = np.unravel_index(int(np.argmax(score)), score.shape)
+        out += [float(outer[ia] / w), float(inner[ib] / w), float((w - inner[ic]) / w), float((w - outer[id_]) / w)]
+    return tuple(out)
 
 
-def _columns(w: int, h: int, left_end: float, right_start: float) -> _Columns:
-    b0, b1 = left_end * w, right_start * w
+def _columns(w: int, h: int, halves: Sequence[float]) -> _Columns:
     centres, widths, bases, dirs = [], [], [], []
     for p in range(1, 25):
         if p <= 12:
             col, base, d = 12 - p, float(h - 1), -1
+            a, b0, b1, e = (v * w for v in halves[4:8])
         else:
             col, base, d = p - 13, 0.0, 1
+            a, b0, b1, e = (v * w for v in halves[0:4])
         if col < 6:
-            pw = b0 / 6
-            x0 = col * pw
+            pw = (b0 - a) / 6
+            x0 = a + col * pw
         else:
-            pw = (w - b1) / 6
+            pw = (e - b1) / 6
             x0 = b1 + (col - 6) * pw
         centres.append(x0 + pw / 2)
         widths.append(pw)
@@ -281,7 +297,7 @@ def _arc_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, 
 
 def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings = CheckerSettings(),
                   colours: Optional[CheckerColours] = None, occlusion: bool = True,
-                  halves: Optional[tuple[float, float]] = None, diameter: Optional[float] = None) -> CheckerReading:
+                  halves: Optional[Sequence[float]] = None, diameter: Optional[float] = None) -> CheckerReading:
     """Read every point and the bar from a warped field.
 
     ``field_bgr``: (h, w, 3) uint8 BGR canonical field at ``settings.work_scale``
@@ -303,13 +319,15 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
     timings["features"] = (t1 - t0) * 1e3
 
     if halves is not None:
-        left_end, right_start = halves
+        fitted = tuple(halves)
     elif settings.fit_halves:
-        left_end, right_start = fit_halves(lab)
+        fitted = fit_halves(lab)
     else:
         bw = field.geometry.bar_width
-        left_end, right_start = 0.5 * (1 - bw), 0.5 * (1 + bw)
-    cols = _columns(w, h, left_end, right_start)
+        fitted = (0.0, 0.5 * (1 - bw), 0.5 * (1 + bw), 1.0) * 2
+    cols = _columns(w, h, fitted)
+    left_end = 0.5 * (fitted[1] + fitted[5])
+    right_start = 0.5 * (fitted[2] + fitted[6])
     pw = float(np.median(cols.widths))
     t2 = time.perf_counter()
     timings["geometry"] = (t2 - t1) * 1e3
@@ -343,12 +361,14 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
     for i in range(24):
         e = ev["evidence"][i]
         n = _stack_count(e, settings)
-        for k in range(n):
-            v = ev["v"][k]
+        places = list(ev["v"][:n])
+        if n == len(e):  # the line reaches the middle: checkers may overlap (up to 15)
+            places = _tall_stack(gx, gy, cols, i, rx, ry, dh, h, settings) or places
+        for k, v in enumerate(places):
             x = float(cols.centres[i])
             y = float(cols.bases[i] + cols.dirs[i] * v)
             c = inner[int(np.clip(round(y), 0, h - 1)), int(np.clip(round(x), 0, w - 1))]
-            checkers.append(Checker(x, y, (float(c[0]), float(c[1]), float(c[2])), float(e[k]), i + 1))
+            checkers.append(Checker(x, y, (float(c[0]), float(c[1]), float(c[2])), float(e[min(k, len(e) - 1)]), i + 1))
     t4 = time.perf_counter()
     timings["points"] = (t4 - t3) * 1e3
 
@@ -360,18 +380,7 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
 
     # Colours: one colour per point; two clusters over the points; outliers rejected.
     labelled, model = classify_colours(checkers + bar_checkers, colours, settings)
-    counts = [0] * 24
-    point_colours: list[Optional[str]] = [None] * 24
-    bar = {"light": 0, "dark": 0}
-    for c in labelled:
-        if c.colour is None:
-            continue
-        if c.place == 0:
-            bar[c.colour] += 1
-        else:
-            counts[c.place - 1] += 1
-            point_colours[c.place - 1] = c.colour
-    labelled = [c for c in labelled if c.colour is not None]
+    counts, point_colours, bar = _tally(labelled)
     t6 = time.perf_counter()
     timings["colours"] = (t6 - t5) * 1e3
 
@@ -384,6 +393,10 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
         mask, unreadable = find_occluders(ev["strips"], ev["templates"], classes, counts, dh, model,
                                           settings, cols.centres, cols.dirs, (h, w))
         occluded = bool(mask is not None and mask.any())
+    # A side has 15 checkers: an excess on the readable points and the bar is a misread.
+    labelled = _at_most_fifteen(labelled, set(unreadable))
+    counts, point_colours, bar = _tally(labelled)
+    labelled = [c for c in labelled if c.colour is not None]
     timings["occlusion"] = (time.perf_counter() - t6) * 1e3
 
     return CheckerReading(
@@ -395,7 +408,7 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
         occluded=occluded,
         occluder_mask=mask,
         colour_model=model,
-        halves=(left_end, right_start),
+        halves=fitted,
         diameter=used_diameter,
         timings_ms=timings,
     )
@@ -576,6 +589,90 @@ def _bar_checkers(lab: np.ndarray, gx: np.ndarray, gy: np.ndarray, inner: np.nda
     return out
 
 
+def _tall_stack(gx: np.ndarray, gy: np.ndarray, cols: _Columns, i: int, rx: float, ry: float, dh: float, h: int,
+                settings: CheckerSettings) -> list[float]:
+    """Checker places along a point whose line reaches the board's middle.
+
+    Overlapping checkers each show outlines across the line (near and far arcs peak
+    at every checker). The outline peaks (at least 0.3 checker apart) give the
+    spacing; when near and far agree on a spacing clearly less than a checker, the
+    count is the span over the spacing, plus one (at most 15).
+    Returns the checker centres (distances from the base) or ``[]`` when the line
+    does not overlap.
+    """
+    hh = int(0.5 * h)
+    v = np.arange(hh, dtype=np.float64)
+    cy = cols.bases[i] + cols.dirs[i] * v
+    cx = np.full(hh, cols.centres[i])
+    d = np.full(hh, cols.dirs[i])
+    found = []
+    for angles in (np.arange(200, 341, 10), np.arange(20, 161, 10)):
+        score = _arc_scores(gx, gy, cx, cy, rx, ry, d, angles) / settings.edge_min
+        order = np.argsort(-score)
+        peaks: list[int] = []
+        for j in order:
+            if score[j] < 1.0:
+                break
+            if j < 0.3 * dh or any(abs(j - q) < 0.3 * dh for q in peaks):
+                continue
+            peaks.append(int(j))
+        peaks.sort()
+        if len(peaks) < 3:
+            return []
+        found.append((peaks, float(np.median(np.diff(peaks)))))
+    (near, s_near), (far, s_far) = found
+    # Overlap shows on both sides of every checker's outline alike; rims or emblems
+    # that double the peaks on one side only do not count.
+    if max(s_near, s_far) >= 0.85 * dh or abs(s_near - s_far) > 0.3 * max(s_near, s_far):
+        return []
+    spacing = 0.5 * (s_near + s_far)
+    span = max(near[-1], far[-1]) - min(near[0], far[0])
+    n = int(min(15, round(span / spacing) + 1))
+    if n <= int((hh + 0.3 * dh) // dh):
+        return []
+    step = span / max(1, n - 1)
+    return [0.5 * dh + k * step for k in range(n)]
+
+
+def _tally(checkers: Sequence[Checker]) -> tuple[list[int], list[Optional[str]], dict[str, int]]:
+    """Counts and colours per point, and the bar, from labelled checkers (``None`` colour skipped)."""
+    counts = [0] * 24
+    colours: list[Optional[str]] = [None] * 24
+    bar = {"light": 0, "dark": 0}
+    for c in checkers:
+        if c.colour is None:
+            continue
+        if c.place == 0:
+            bar[c.colour] += 1
+        else:
+            counts[c.place - 1] += 1
+            colours[c.place - 1] = c.colour
+    return counts, colours, bar
+
+
+def _at_most_fifteen(checkers: list[Checker], unreadable: set[int] = frozenset()) -> list[Checker]:  # type: ignore[assignment]
+    """A side has 15 checkers: while more of a colour were found on the readable points
+    and the bar, the weakest removable one goes (the top checker of a stack, or one on
+    the bar), by its evidence score. Unreadable points (a hand may be counted as
+    checkers there) are left out of the count and never trimmed."""
+    out = list(checkers)
+    for colour in ("light", "dark"):
+        while sum(1 for c in out if c.colour == colour and c.place not in unreadable) > 15:
+            tops: dict[int, int] = {}
+            candidates = []
+            for idx, c in enumerate(out):
+                if c.colour != colour or c.place in unreadable:
+                    continue
+                if c.place == 0:
+                    candidates.append(idx)
+                else:
+                    tops[c.place] = idx  # stack order: the last one seen is the top
+            candidates += list(tops.values())
+            weakest = min(candidates, key=lambda j: out[j].score)
+            out[weakest] = dataclasses.replace(out[weakest], colour=None)
+    return out
+
+
 def _stack_count(e: np.ndarray, settings: CheckerSettings) -> int:
     """Checkers in a line from the base given per-slot evidence ``e`` (K,): the longest
     run from slot 0 of slots reaching 1; a slot reaching only ``settings.slot_weak``
@@ -673,6 +770,10 @@ def classify_colours(checkers: Sequence[Checker], colours: Optional[CheckerColou
     return out, model
 
 
+#: Most the perspective warp itself may shrink a frame (beyond, it is shrunk first).
+MAX_WARP_SHRINK = 2.5
+
+
 def warp_for_reading(image_bgr: np.ndarray, field: Field, settings: CheckerSettings = CheckerSettings(),
                      maps: Optional[tuple[np.ndarray, np.ndarray]] = None) -> np.ndarray:
     """Warp a frame straight to the reader's working scale.
@@ -686,8 +787,19 @@ def warp_for_reading(image_bgr: np.ndarray, field: Field, settings: CheckerSetti
     size = (int(round(field.size[0] * s)), int(round(field.size[1] * s)))
     if field.camera is None and maps is None:
         hs = np.diag([s, s, 1.0]) @ field.homography
-        return cv2.warpPerspective(image_bgr, hs, size, flags=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR,
-                                   borderMode=cv2.BORDER_REPLICATE)
+        # A warp samples without averaging: from a much larger picture, shrink it first
+        # (area averaging) so that no more than ``MAX_WARP_SHRINK`` is left to the warp.
+        corners = np.asarray(field.corners, np.float64)
+        span = max(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[2] - corners[3]))
+        shrink = span / size[0]
+        if shrink > MAX_WARP_SHRINK:
+            f = MAX_WARP_SHRINK / shrink
+            small = cv2.resize(image_bgr, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+            fx = small.shape[1] / image_bgr.shape[1]
+            fy = small.shape[0] / image_bgr.shape[0]
+            hs = hs @ np.diag([1.0 / fx, 1.0 / fy, 1.0])
+            image_bgr = small
+        return cv2.warpPerspective(image_bgr, hs, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     from vision.registration import warp_field
 
     full = warp_field(image_bgr, field, maps)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import pathlib
+import re
 import sys
 from typing import Any
 
@@ -27,6 +28,8 @@ def register(subparsers: Any) -> None:
     """Add the ``read`` and ``calibrate`` sub-commands."""
     p = subparsers.add_parser("read", help="read the checkers (and dice/cube where available) from a board photo",
                               description="Read one board photo: counts and colours per point, bar, off.")
+    # "--corners -4,2,..." (a negative first corner after a space) reads as a value too.
+    p._negative_number_matcher = re.compile(r"^-\d[\d.,eE+-]*$")  # argparse's own hook for this
     p.add_argument("image", help="photo of the board (any format OpenCV reads)")
     p.add_argument("--corners", help="playing field corners TLx,TLy,TRx,TRy,BRx,BRy,BLx,BLy in pixels "
                                      "(use --corners=-4,2,... when the first is negative)")
@@ -42,6 +45,7 @@ def register(subparsers: Any) -> None:
     src = c.add_mutually_exclusive_group(required=True)
     src.add_argument("image", nargs="?", help="a photo of the board as the camera sees it")
     src.add_argument("--camera", type=int, metavar="N", help="grab a frame from camera N (OpenCV VideoCapture)")
+    c._negative_number_matcher = re.compile(r"^-\d[\d.,eE+-]*$")
     c.add_argument("--corners", help="playing field corners TLx,TLy,...,BLy (else ArUco or automatic)")
     c.add_argument("--aruco", action="store_true", help="find the field from ArUco markers 0-3 (DICT_4X4_50) at its corners")
     c.add_argument("--aruco-dictionary", default="DICT_4X4_50", help="ArUco dictionary (default DICT_4X4_50)")

@@ -64,11 +64,13 @@ def find_occluders(strips: np.ndarray, templates: Sequence[np.ndarray], classes:
         u = cv2.morphologyEx(u, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         if u.sum() < settings.occluder_fraction * zone * (u1 - u0):
             continue
-        k, _, stats, _ = cv2.connectedComponentsWithStats(u, connectivity=8)
+        # Its size: the blob may run on along the column and into the neighbouring
+        # columns of the same row (a hand and its arm are large; a die is not).
+        full = cv2.morphologyEx(unexplained[i].astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        k, _, stats, _ = cv2.connectedComponentsWithStats(full, connectivity=8)
         biggest = stats[1:, cv2.CC_STAT_AREA].max() if k > 1 else 0
-        # A blob may continue into the neighbouring columns: judge the area with them.
         near = [j for j in (i - 1, i + 1) if 0 <= j < n and dirs[j] == dirs[i]]
-        spill = sum(int(unexplained[j, :zone].sum()) for j in near)
+        spill = sum(int(unexplained[j].sum()) for j in near)
         if biggest >= 0.3 * area_min and biggest + spill >= area_min:
             unreadable.append(i + 1)
     if not unreadable:

@@ -97,7 +97,7 @@ class BoardReader:
     aruco: Optional[dict] = None
     orientation: str = "bottom-right"
     infer_off: bool = True
-    _geometry: Optional[tuple[Field, tuple[float, float], float]] = dataclasses.field(default=None, repr=False)
+    _geometry: Optional[tuple[Field, tuple[float, ...], float]] = dataclasses.field(default=None, repr=False)
 
     @classmethod
     def from_corners(cls, corners: np.ndarray, image_size: tuple[int, int], **kwargs) -> "BoardReader":
@@ -187,23 +187,32 @@ def build_observation(reading: CheckerReading, field: Field, dice: Sequence[DieR
                       frame_index: int = 0, timestamp_ms: float = 0.0, infer_off: bool = True) -> Observation:
     """Turn a :class:`CheckerReading` into the :class:`Observation` contract.
 
-    Borne-off checkers are inferred as 15 minus those seen (points and bar) when no
-    point is unreadable and no more than 15 of a colour were seen (``off_visible``
-    false: the trays are not read); otherwise ``off`` is zero.
+    Borne-off checkers are inferred (``off_visible`` false: the trays are not read):
+    for a side whose checkers all stand in one home board (points 1-6 or 19-24) with
+    none on the bar, ``off`` is 15 minus those seen; otherwise zero (a checker missing
+    elsewhere is more likely hidden or in a hand than borne off). Nothing is inferred
+    while a point is unreadable.
     """
     points = tuple(PointReading(p, int(reading.counts[p - 1]), reading.colours[p - 1]) for p in range(1, 25))  # type: ignore[arg-type]
     seen = {"light": reading.bar.get("light", 0), "dark": reading.bar.get("dark", 0)}
     for pr in points:
         if pr.colour:
             seen[pr.colour] += pr.count
-    off = Counts()
-    if infer_off and not reading.unreadable and all(v <= CHECKERS_PER_SIDE for v in seen.values()):
-        off = Counts(light=CHECKERS_PER_SIDE - seen["light"], dark=CHECKERS_PER_SIDE - seen["dark"])
+    off = {"light": 0, "dark": 0}
+    if infer_off and not reading.unreadable:
+        for colour in ("light", "dark"):
+            where = [pr.point for pr in points if pr.colour == colour and pr.count]
+            # Checkers are borne off only once all of a side's checkers are in its home
+            # board: points 1-6 or 19-24 (whichever that side's is), none on the bar.
+            home = bool(where) and (all(p <= 6 for p in where) or all(p >= 19 for p in where))
+            if home and reading.bar.get(colour, 0) == 0 and seen[colour] < CHECKERS_PER_SIDE:
+                off[colour] = CHECKERS_PER_SIDE - seen[colour]
+    off_counts = Counts(light=off["light"], dark=off["dark"])
     confidence = 1.0 if not reading.unreadable else max(0.0, 1.0 - len(reading.unreadable) / 24)
     return Observation(
         points=points,
         bar=Counts(light=reading.bar.get("light", 0), dark=reading.bar.get("dark", 0)),
-        off=off,
+        off=off_counts,
         off_visible=False,
         unreadable_points=tuple(sorted(reading.unreadable)),
         occluded=reading.occluded,

@@ -28,12 +28,10 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import TYPE_CHECKING, Any, Iterable, Literal, Optional, Sequence
+import types
+from typing import Any, Iterable, Literal, Optional, Sequence
 
 import numpy as np
-
-if TYPE_CHECKING:  # pragma: no cover
-    pass
 
 #: Canonical field size in pixels (width, height). Fixed for every board.
 FIELD_WIDTH = 640
@@ -46,12 +44,12 @@ Orientation = Literal["bottom-right", "bottom-left", "top-right", "top-left"]
 #: ``bottom-right`` is the identity (the layout of ``companion read``);
 #: ``bottom-left`` mirrors left/right (play runs the other way round);
 #: ``top-right`` mirrors top/bottom; ``top-left`` is a half turn.
-ORIENTATIONS: dict[str, tuple[int, int, int, int]] = {
+ORIENTATIONS: types.MappingProxyType[str, tuple[int, int, int, int]] = types.MappingProxyType({
     "bottom-right": (0, 1, 2, 3),
     "bottom-left": (1, 0, 3, 2),
     "top-right": (3, 2, 1, 0),
     "top-left": (2, 3, 0, 1),
-}
+})
 
 Half = Literal["left", "right"]
 Row = Literal["top", "bottom"]
@@ -461,11 +459,6 @@ def warp_maps(field: Field) -> tuple[np.ndarray, np.ndarray]:
 
 
 # --- ArUco ------------------------------------------------------------------------------
-
-#: Default ArUco layout: dictionary and the marker id at each field corner, in image
-#: order TL, TR, BR, BL as the board is meant to be seen (reference orientation).
-DEFAULT_ARUCO = {"dictionary": "DICT_4X4_50", "ids": [0, 1, 2, 3]}
-
 
 def detect_aruco_corners(image: np.ndarray, dictionary: str = "DICT_4X4_50",
                          ids: Sequence[int] = (0, 1, 2, 3)) -> np.ndarray:

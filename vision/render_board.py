@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import types
 from typing import Any, Literal, Optional, Sequence
 
 import numpy as np
@@ -64,7 +65,7 @@ class BoardStyle:
 
 
 #: Built-in styles; several put dark checkers on dark points and light on light.
-STYLES: dict[str, BoardStyle] = {
+STYLES: types.MappingProxyType[str, BoardStyle] = types.MappingProxyType({
     "tournament": BoardStyle("tournament", field=(215, 235, 240), points=((25, 25, 25), (40, 30, 200)),
                              bar=(30, 30, 30), frame=(20, 20, 20), light=(235, 240, 242), dark=(22, 22, 22),
                              rim=(170, 170, 170), geometry=BoardGeometry(bar_width=0.05, aspect=1.08)),
@@ -80,7 +81,7 @@ STYLES: dict[str, BoardStyle] = {
     "felt": BoardStyle("felt", field=(120, 175, 200), points=((40, 30, 70), (60, 90, 80)),
                        bar=(25, 25, 25), frame=(20, 20, 20), light=(40, 50, 205), dark=(45, 45, 45),
                        geometry=BoardGeometry(bar_width=0.08, aspect=1.07), texture=10.0),
-}
+})
 
 
 @dataclasses.dataclass(frozen=True)

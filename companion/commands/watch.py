@@ -69,6 +69,7 @@ def register(subparsers: Any) -> None:
                    help="play a file or folder at this multiple of real time (0: as fast as possible; default 0, demo 1)")
     p.add_argument("--stills", action="store_true",
                    help="the frames are unrelated photos: read each one on its own (no motion, no votes, board found per photo)")
+    p.add_argument("-v", "--verbose", action="store_true", help="show every stable reading (on for the demo)")
     p.add_argument("--keyboard", choices=("auto", "on", "off"), default="auto", help="read keyboard overrides from standard input")
     p.set_defaults(func=run)
 
@@ -88,7 +89,7 @@ def _open_outlets(args: argparse.Namespace, bus: Any, stack: list) -> None:
                 raise UserError(f"cannot write {args.events_jsonl}: {exc.strerror}") from None
             stack.append(stream.close)
         bus.subscribe(JsonLines(stream))
-    bus.subscribe(TerminalLog(human))
+    bus.subscribe(TerminalLog(human, verbose=args.verbose or (args.source == "demo" and not args.events_jsonl)))
 
 
 def make_frame_reader(calibration: Any = None, die_on_checker: str = "flat_ok", corners: Any = None,
@@ -109,9 +110,10 @@ def make_frame_reader(calibration: Any = None, die_on_checker: str = "flat_ok", 
         raise UserError(f"the board reader is not available ({exc})") from None
     plugin = None
     try:
+        from vision.cocked import CockedRules
         from vision.dice_plugin import DicePlugin
 
-        plugin = DicePlugin()
+        plugin = DicePlugin(rules=CockedRules(on_checker_cocked=die_on_checker == "cocked"))
     except (ImportError, FileNotFoundError):
         plugin = None
     extra = {} if plugin is None else {"dice_reader": plugin.dice, "cube_reader": plugin.cube}
@@ -143,11 +145,31 @@ def make_frame_reader(calibration: Any = None, die_on_checker: str = "flat_ok", 
             else:
                 reader.field = None
                 reader.field = reader.register(image)  # RegistrationError (a ValueError): a bad frame
-        return reader.read(image)
+        result = reader.read_full(image)
+        if plugin is not None and die_on_checker == "cocked":
+            # for the on-checker test of the next frames
+            plugin.checkers = _checker_discs(result, reader.settings.work_scale)
+        return result.observation
 
     read.board_reader = reader  # type: ignore[attr-defined]
     read.dice_plugin = plugin  # type: ignore[attr-defined]
     return read
+
+
+def _checker_discs(result: Any, work_scale: float) -> list:
+    """The checkers of a ``vision.reader.ReadResult`` as image discs ``(x, y, radius)``
+    in pixels (checker centres come at the reader's ``work_scale`` of the field)."""
+    import numpy as np
+
+    field = result.field
+    discs = []
+    radius = field.checker_size[0] / 2.0
+    for c in result.checkers.checkers:
+        x0, y0 = c.x / work_scale, c.y / work_scale
+        pts = np.array([[x0, y0, 1.0], [x0 + radius, y0, 1.0]]) @ field.inverse.T
+        (x, y), (x1, y1) = pts[:, :2] / pts[:, 2:3]
+        discs.append((float(x), float(y), float(((x1 - x) ** 2 + (y1 - y) ** 2) ** 0.5)))
+    return discs
 
 
 def _make_reader(args: argparse.Namespace):
@@ -247,6 +269,12 @@ def run(args: argparse.Namespace) -> int:
     from companion.table import TableLayout
     from vision.sources import FrameGrabber, SourceError, open_source
 
+    import cv2
+
+    try:  # OpenCV's own warnings (a camera index that is not there) would drown the referee's lines
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+    except AttributeError:
+        pass
     if args.match_length < 0:
         raise UserError(f"--match-length must be >= 0, got {args.match_length}")
     if args.votes is not None and args.votes < 1:
