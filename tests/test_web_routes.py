@@ -203,6 +203,7 @@ def test_resign_and_answer(client, stub):
     response = client.post("/api/resignation", json={"accept": True}, headers=AUTH)
     assert response.status_code == 200
     assert response.get_json()["state"]["score"] == [2, 0]
+    assert "resigned gammon" in client.get("/fragment/live").get_json()["scoresheet"]
     # Nothing pending any more: the session's refusal comes back as 409.
     response = client.post("/api/resignation", json={"accept": False}, headers=AUTH)
     assert response.status_code == 409

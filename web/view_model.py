@@ -253,8 +253,12 @@ def build_view(state: Mapping[str, Any], tracker: Optional[Tracker]) -> dict[str
             board_caption = f"Play in progress: {in_progress.get('play') or '…'}"
             caption_kind = "progress"
             progress_points = [int(p) for p in in_progress.get("points_played") or ()]
-    if alert is None and state.get("waiting_for") == "game_over" and tracker is not None and tracker.games:
-        game = tracker.games[-1]
+    games = state.get("games")
+    if not isinstance(games, Sequence) or isinstance(games, str):
+        games = tracker.games if tracker else []
+    games = [dict(g) for g in games if isinstance(g, Mapping)]
+    if alert is None and state.get("waiting_for") == "game_over" and games:
+        game = games[-1]
         winner = game.get("winner")
         points = game.get("points", 1)
         alert = {
@@ -284,9 +288,6 @@ def build_view(state: Mapping[str, Any], tracker: Optional[Tracker]) -> dict[str
         title=f"Board: {names[0]} (light, bottom) against {names[1]} (dark, top)",
         description=description,
     )
-    games = state.get("games")
-    if not isinstance(games, Sequence) or isinstance(games, str):
-        games = tracker.games if tracker else []
     resignation = state.get("resignation", tracker.resignation if tracker else None)
     legal_plays = None
     if teaching:
@@ -323,7 +324,7 @@ def build_view(state: Mapping[str, Any], tracker: Optional[Tracker]) -> dict[str
         ),
         "alert": alert,
         "legal_plays": [str(p) for p in legal_plays] if isinstance(legal_plays, Sequence) and not isinstance(legal_plays, str) else None,
-        "games": [dict(g) for g in games if isinstance(g, Mapping)],
+        "games": games,
         "overrides": tracker.overrides if tracker else [],
         "resignation": resignation if isinstance(resignation, Mapping) else None,
         "resign_levels": RESIGN_LEVELS,
