@@ -127,15 +127,15 @@ def publish_series(stub: StubSession, n: int, gap_s: float) -> list[tuple[int, f
     return sent
 
 
-def measure_page(page, announcer, sent: list[tuple[int, float]], first_id: int, offset: float) -> tuple[list[float], list[float]]:
+def measure_page(page, announcer, sent: list[tuple[int, float]], first_id: int, offset: float) -> list[float]:
+    """Bus -> log line (ms) for each event of ``sent`` (ids from ``first_id``)."""
     last_id = first_id + len(sent) - 1
     page.wait_for_selector(f'#log li[data-event-id="{last_id}"]', timeout=30_000)
     page.wait_for_function(f"() => parseInt(document.querySelector('#live').dataset.eventId, 10) >= {last_id}", timeout=30_000)
     received = page.evaluate(
         "() => Object.fromEntries([...document.querySelectorAll('#log li')].map(li => [li.dataset.eventId, parseFloat(li.dataset.receivedMs)]))"
     )
-    log_ms = [received[str(first_id + i)] - offset - t for i, t in sent if str(first_id + i) in received]
-    return log_ms, []
+    return [received[str(first_id + i)] - offset - t for i, t in sent if str(first_id + i) in received]
 
 
 def board_latencies(page, stub, n: int, gap_s: float, offset: float, announcer) -> list[float]:
@@ -268,7 +268,7 @@ def main() -> int:
 
             first = announcer.last_id + 1
             sent = publish_series(stub, args.events, gap)
-            log_ms, _ = measure_page(page, announcer, sent, first, offset)
+            log_ms = measure_page(page, announcer, sent, first, offset)
             results["browser_log_1"] = summary(log_ms)
             results["browser_board_1"] = summary(board_latencies(page, stub, min(100, args.events), gap, offset, announcer))
 
@@ -280,7 +280,7 @@ def main() -> int:
             time.sleep(0.5)
             first = announcer.last_id + 1
             sent = publish_series(stub, args.events, gap)
-            log_ms, _ = measure_page(page, announcer, sent, first, offset)
+            log_ms = measure_page(page, announcer, sent, first, offset)
             results[f"browser_log_1_plus_{args.browsers - 1}_sse"] = summary(log_ms)
             results[f"browser_board_1_plus_{args.browsers - 1}_sse"] = summary(
                 board_latencies(page, stub, min(100, args.events), gap, offset, announcer)
@@ -288,6 +288,8 @@ def main() -> int:
             results[f"publish_with_{args.browsers - 1}_sse_dashboards"] = summary(publish_cost(stub, args.events))
             for c in view_clients:
                 c.close()
+            publish_cost(stub, 5)  # the server notices the closed streams on its next writes
+            time.sleep(0.5)
 
             # Many browsers open at once.
             # Each in its own context (its own profile and connection pool, like
@@ -307,7 +309,7 @@ def main() -> int:
             time.sleep(1.0)
             first = announcer.last_id + 1
             sent = publish_series(stub, args.events, gap)
-            log_ms, _ = measure_page(page, announcer, sent, first, offset)
+            log_ms = measure_page(page, announcer, sent, first, offset)
             results[f"browser_log_{args.browsers}"] = summary(log_ms)
             results[f"browser_board_{args.browsers}"] = summary(
                 board_latencies(page, stub, min(100, args.events), gap, offset, announcer)
