@@ -15,6 +15,9 @@ What it measures (headless Chromium through Playwright, waitress on loopback):
 4. ``publish()`` duration (what the referee pays) with no browser, with 20
    browsers open, and with 20 raw SSE clients of which one never reads (a stalled
    browser, which must be dropped, not waited for).
+5. ``referee_pace``: the real referee judging the whole demo game's readings as
+   fast as it can, with no dashboard, 20 dashboards (SSE clients receiving the
+   rendered views) and 20 Chromium pages open: milliseconds per frame.
 
 Clocks: the page stamps ``performance.timeOrigin + performance.now()``; the
 offset to Python's ``time.time()`` is measured by round trips and removed.
@@ -209,6 +212,43 @@ def demo_game_latencies(browser, pace_s: float) -> dict[str, object]:
     }
 
 
+def referee_pace(dashboards: int, browser=None, repeats: int = 3) -> dict[str, float]:
+    """How fast the real referee judges the whole demo game (248 frames of
+    readings, fed as fast as possible) with ``dashboards`` pages open: raw SSE
+    clients receiving the rendered views (``browser`` None) or Chromium pages.
+    Returns the median ms per frame over ``repeats`` runs."""
+    from web_demo_driver import DemoDriver
+
+    per_frame = []
+    for _ in range(repeats):
+        driver = DemoDriver(mode="teaching")
+        app = create_app({"ACCESS_TOKEN": "bench"}, session=driver.session)
+        server = serve(app, "127.0.0.1", 0, threads=64)
+        clients, contexts = [], []
+        try:
+            for _ in range(dashboards):
+                if browser is None:
+                    clients.append(RawSseClient("127.0.0.1", server.port, path="/events?view=1"))
+                else:
+                    context = browser.new_context(viewport={"width": 1280, "height": 900})
+                    page = context.new_page()
+                    page.goto(server.url + "/")
+                    page.wait_for_selector('#connection[data-state="live"]', timeout=60_000)
+                    contexts.append(context)
+            time.sleep(0.5)
+            frames = len(driver._frames)
+            t0 = time.perf_counter()
+            driver.rest()
+            per_frame.append((time.perf_counter() - t0) * 1000 / frames)
+        finally:
+            for c in clients:
+                c.close()
+            for context in contexts:
+                context.close()
+            server.stop()
+    return {"median_ms_per_frame": statistics.median(per_frame), "runs": per_frame}
+
+
 def publish_cost(stub: StubSession, n: int) -> list[float]:
     """Duration of bus.publish() in ms for ``n`` events (state unchanged)."""
     out = []
@@ -259,6 +299,10 @@ def main() -> int:
             page.wait_for_selector('#connection[data-state="live"]')
             offset = clock_offset(page)
             results["clock_offset_ms"] = offset
+
+            results["referee_pace_no_dashboard"] = referee_pace(0)
+            results[f"referee_pace_{args.browsers}_sse_dashboards"] = referee_pace(args.browsers)
+            results[f"referee_pace_{args.browsers}_browsers"] = referee_pace(args.browsers, browser, repeats=1)
 
             demo = demo_game_latencies(browser, pace_s=0.1)
             results["demo_game_events"] = demo["events"]
@@ -358,8 +402,10 @@ def main() -> int:
         s = results[name]
         return f"{name:44s} n={s['n']:4d}  median {s['median_ms']:8.3f} ms  p99 {s['p99_ms']:8.3f} ms  max {s['max_ms']:8.3f} ms"
 
-    for key in [k for k, v in results.items() if isinstance(v, dict)]:
+    for key in [k for k, v in results.items() if isinstance(v, dict) and "n" in v]:
         print(line(key))
+    for key in [k for k, v in results.items() if isinstance(v, dict) and "median_ms_per_frame" in v]:
+        print(f"{key:44s} referee judging the demo game: {results[key]['median_ms_per_frame']:.3f} ms a frame")
     print(f"{'ratio publish, all browsers vs none':44s} {results['ratio_publish_browsers_vs_none']:.2f}")
     print(f"{'ratio browser log vs raw SSE client':44s} {results['ratio_browser_log_vs_raw_sse']:.2f}")
     print(
