@@ -25,7 +25,7 @@ MAX_DRAWN = 5
 TRIANGLE_H = 200
 
 ILLEGAL = "#d55e00"  # Okabe-Ito vermillion
-HINT = "#0072b2"  # Okabe-Ito blue
+HINT = "#56b4e9"  # Okabe-Ito sky blue (stays apart from the felt in all three simulations)
 LIGHT_CHECKER, DARK_CHECKER = "#f6efdc", "#262626"
 POINT_COLOURS = ("#c9a26b", "#6f8597")
 FELT = "#2f5d46"
