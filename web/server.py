@@ -150,6 +150,9 @@ def start_dashboard(
 
     host, port = parse_address(address)
     config: dict[str, Any] = {"VIEW_REQUIRES_TOKEN": viewing_needs_token(host, open_viewing)}
+    if port:
+        # Browsers share cookies between ports of one host: one cookie per dashboard.
+        config["SESSION_COOKIE_NAME"] = f"companion_{port}"
     if token:
         config["ACCESS_TOKEN"] = token
     app = create_app(config, session=session)
