@@ -6,7 +6,8 @@ What it measures (headless Chromium through Playwright, waitress on loopback):
 
 0. ``demo_game``: the real referee session judging the demo game's readings
    at the camera's pace (10 frames a second); every event the page lists:
-   bus -> its log line (``log``) and bus -> the live view showing it (``view``).
+   bus -> its log line (``log``) and bus -> the live view showing it (``view``);
+   once with one browser, once with 20 open (all on this machine's cores).
 1. ``log``: bus ``publish`` -> the event's line in the page's event log.
 2. ``board``: bus ``publish`` -> the live board re-drawn with that event's
    state (rendered once on the server, pushed on the same SSE stream).
@@ -161,16 +162,24 @@ def board_latencies(page, stub, n: int, gap_s: float, offset: float, announcer) 
     return out
 
 
-def demo_game_latencies(browser, pace_s: float) -> dict[str, object]:
+def demo_game_latencies(browser, pace_s: float, others: int = 0) -> dict[str, object]:
     """The real referee (``companion.session.Session``) judging the demo game's
-    readings at the camera's pace, one browser watching: for every event the page
-    shows in its log, bus -> log line and bus -> live view (ms)."""
+    readings at the camera's pace, one browser measured (``others`` more open,
+    each in its own context): for every event the page shows in its log,
+    bus -> log line and bus -> live view (ms)."""
     from web_demo_driver import DemoDriver
 
     driver = DemoDriver(mode="teaching")
     app = create_app({"ACCESS_TOKEN": "bench"}, session=driver.session)
-    server = serve(app, "127.0.0.1", 0, threads=16)
+    server = serve(app, "127.0.0.1", 0, threads=64)
+    other_contexts = []
     try:
+        for _ in range(others):
+            other_context = browser.new_context(viewport={"width": 1280, "height": 900})
+            other = other_context.new_page()
+            other.goto(server.url + "/")
+            other.wait_for_selector('#connection[data-state="live"]', timeout=60_000)
+            other_contexts.append(other_context)
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         page = context.new_page()
         page.goto(server.url + "/")
@@ -194,6 +203,8 @@ def demo_game_latencies(browser, pace_s: float) -> dict[str, object]:
         views = page.evaluate("() => window.companionViews.slice()")
         context.close()
     finally:
+        for other_context in other_contexts:
+            other_context.close()
         server.stop()
     shown = {"roll", "cocked_dice", "verdict", "cube", "game_end", "turn", "resignation", "override"}
     log_ms, view_ms = [], []
@@ -309,6 +320,9 @@ def main() -> int:
             results["demo_game_log"] = demo["log"]
             results["demo_game_view"] = demo["view"]
             results["demo_game_view_renders"] = demo["renders"]
+            demo = demo_game_latencies(browser, pace_s=0.1, others=args.browsers - 1)
+            results[f"demo_game_log_{args.browsers}_browsers"] = demo["log"]
+            results[f"demo_game_view_{args.browsers}_browsers"] = demo["view"]
 
             first = announcer.last_id + 1
             sent = publish_series(stub, args.events, gap)
