@@ -62,7 +62,11 @@ class CheckerSettings:
 
     work_scale: float = 0.5
     checker_diameter: float = 0.98
-    edge_min: float = 8.0
+    edge_min: float = 6.0
+    shapeless_run: int = 3
+    arc_same_radius: bool = True
+    shapeless_arc: float = 0.7
+    tall_edge_min: float = 8.0
     colour_split: float = 25.0
     occluder_min_area: float = 1.5
     occluder_fraction: float = 0.12
@@ -99,6 +103,8 @@ class CheckerSettings:
                 kind = names[k].type
                 if kind in ("bool", bool):
                     out[k] = bool(v)
+                elif kind in ("int", int):
+                    out[k] = int(v)
                 elif str(kind).startswith("tuple"):
                     out[k] = tuple(float(x) for x in v)
                 else:
@@ -135,7 +141,8 @@ class CheckerColours:
 @dataclasses.dataclass(frozen=True)
 class Checker:
     """One checker found: ``x``, ``y`` canonical field pixels, ``lab`` its inner colour,
-    ``score`` its arc score, ``place`` 1..24 (point) or 0 (bar), ``colour`` once known."""
+    ``score`` its evidence (>= 1), ``place`` 1..24 (point) or 0 (bar), ``colour`` once
+    known, ``outlined`` whether its own outline was seen (not only its colour)."""
 
     x: float
     y: float
@@ -143,6 +150,7 @@ class Checker:
     score: float
     place: int
     colour: Optional[str] = None
+    outlined: bool = True
 
 
 @dataclasses.dataclass(frozen=True)
@@ -243,7 +251,7 @@ def _columns(w: int, h: int, halves: Sequence[float]) -> _Columns:
 
 
 def _slot_arcs(gx: np.ndarray, gy: np.ndarray, cols: _Columns, rx: float, ry: float, dh: float, h: int,
-               settings: CheckerSettings) -> tuple[np.ndarray, np.ndarray]:
+               settings: CheckerSettings, same_radius: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Far-arc outline scores at every point's slots: (24, K) float32 (best of five
     offsets within a fifth of a checker of each slot centre), and the slot centres (K,)."""
     nv = int(0.5 * h)
@@ -255,7 +263,7 @@ def _slot_arcs(gx: np.ndarray, gy: np.ndarray, cols: _Columns, rx: float, ry: fl
     cx = np.repeat(cols.centres, m)
     direction = np.repeat(cols.dirs, m)
     cy = np.repeat(cols.bases, m) + direction * np.tile(vv, 24)
-    far = _arc_scores(gx, gy, cx, cy, rx, ry, direction, np.arange(20, 161, 10))
+    far = _arc_scores(gx, gy, cx, cy, rx, ry, direction, np.arange(20, 161, 10), same_radius=same_radius)
     return far.reshape(24, n_slots, len(offsets)).max(axis=2), vk
 
 
@@ -270,7 +278,7 @@ def _gradients(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _arc_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, rx: float, ry: float,
                 direction: np.ndarray, angles_deg: np.ndarray, radii=(0.86, 0.95, 1.04),
-                percentile: float = 30.0) -> np.ndarray:
+                percentile: float = 30.0, same_radius: bool = False) -> np.ndarray:
     """Edge strength across an arc of a checker-sized ellipse, for many centres.
 
     At each angle the radial component of the Lab gradient (``gx``, ``gy``: (h, w, 3)
@@ -290,9 +298,14 @@ def _arc_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, 
     yi = np.clip(np.rint(ys).astype(np.int32), 0, h - 1)
     nyb = np.broadcast_to(ny, xi.shape)[..., None]
     g = gx[yi, xi] * (0.125 * ca[..., None]) + gy[yi, xi] * (0.125 * nyb)  # (N, A, R, 3), Lab units
-    per_angle = np.sqrt((g * g).sum(-1)).max(axis=2)  # (N, A)
-    q = int(round(percentile / 100.0 * (per_angle.shape[1] - 1)))
-    return np.partition(per_angle, q, axis=1)[:, q].astype(np.float32)
+    mag = np.sqrt((g * g).sum(-1))  # (N, A, R)
+    if not same_radius:
+        per_angle = mag.max(axis=2)  # (N, A)
+        q = int(round(percentile / 100.0 * (per_angle.shape[1] - 1)))
+        return np.partition(per_angle, q, axis=1)[:, q].astype(np.float32)
+    # One radius for the whole arc (a circle), the best of the radii.
+    q = int(round(percentile / 100.0 * (mag.shape[1] - 1)))
+    return np.partition(mag, q, axis=1)[:, q, :].max(axis=1).astype(np.float32)
 
 
 def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings = CheckerSettings(),
@@ -342,11 +355,13 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
         rx = 0.5 * pw * size
         ry = rx * (field.size[1] / field.size[0]) * field.geometry.aspect
         dh = 2 * ry
-        far, vk = _slot_arcs(gx, gy, cols, rx, ry, dh, h, settings)
-        support = float(np.minimum(far / settings.edge_min, 3.0).sum())
+        far, vk = _slot_arcs(gx, gy, cols, rx, ry, dh, h, settings, same_radius=False)
+        support = float(np.minimum(far / settings.tall_edge_min, 3.0).sum())
         if best is None or support > best[0] * (1.0 + 1e-6):
             best = (support, size, rx, ry, dh, far, vk)
     _, used_diameter, rx, ry, dh, far, vk = best
+    if settings.arc_same_radius:
+        far, vk = _slot_arcs(gx, gy, cols, rx, ry, dh, h, settings, same_radius=True)
     thr = settings.edge_min
     t3 = time.perf_counter()
     timings["arcs"] = (t3 - t2) * 1e3
@@ -363,12 +378,14 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
         n = _stack_count(e, settings)
         places = list(ev["v"][:n])
         if n == len(e):  # the line reaches the middle: checkers may overlap (up to 15)
-            places = _tall_stack(gx, gy, cols, i, rx, ry, dh, h, settings) or places
+            places = _tall_stack(gx, gy, inner, cols, i, rx, ry, dh, h, settings) or places
         for k, v in enumerate(places):
             x = float(cols.centres[i])
             y = float(cols.bases[i] + cols.dirs[i] * v)
             c = inner[int(np.clip(round(y), 0, h - 1)), int(np.clip(round(x), 0, w - 1))]
-            checkers.append(Checker(x, y, (float(c[0]), float(c[1]), float(c[2])), float(e[min(k, len(e) - 1)]), i + 1))
+            kk = min(k, len(e) - 1)
+            checkers.append(Checker(x, y, (float(c[0]), float(c[1]), float(c[2])), float(e[kk]), i + 1,
+                                    outlined=bool(ev["arc"][i, kk] >= 1.0)))
     t4 = time.perf_counter()
     timings["points"] = (t4 - t3) * 1e3
 
@@ -392,7 +409,14 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
 
         mask, unreadable = find_occluders(ev["strips"], ev["templates"], classes, counts, dh, model,
                                           settings, cols.centres, cols.dirs, (h, w))
-        occluded = bool(mask is not None and mask.any())
+        # A long "stack" without a single checker outline is a sleeve or an arm lying
+        # along the point, not checkers (a real line shows at least its top's edge).
+        shapeless = [i + 1 for i in range(24)
+                     if ev["arc"].shape[1] >= settings.shapeless_run and counts[i] >= settings.shapeless_run
+                     and float(ev["arc"][i, :min(counts[i], ev["arc"].shape[1])].max()) < settings.shapeless_arc]
+        if shapeless:
+            unreadable = tuple(sorted(set(unreadable) | set(shapeless)))
+        occluded = bool(unreadable)
     # A side has 15 checkers: an excess on the readable points and the bar is a misread.
     labelled = _at_most_fifteen(labelled, set(unreadable))
     counts, point_colours, bar = _tally(labelled)
@@ -589,15 +613,15 @@ def _bar_checkers(lab: np.ndarray, gx: np.ndarray, gy: np.ndarray, inner: np.nda
     return out
 
 
-def _tall_stack(gx: np.ndarray, gy: np.ndarray, cols: _Columns, i: int, rx: float, ry: float, dh: float, h: int,
-                settings: CheckerSettings) -> list[float]:
+def _tall_stack(gx: np.ndarray, gy: np.ndarray, inner: np.ndarray, cols: _Columns, i: int, rx: float, ry: float,
+                dh: float, h: int, settings: CheckerSettings) -> list[float]:
     """Checker places along a point whose line reaches the board's middle.
 
     Overlapping checkers each show outlines across the line (near and far arcs peak
     at every checker). The outline peaks (at least 0.3 checker apart) give the
     spacing; when near and far agree on a spacing clearly less than a checker, the
-    count is the span over the spacing, plus one (at most 15).
-    Returns the checker centres (distances from the base) or ``[]`` when the line
+    count is the span over the spacing, plus one (at most 15), provided the line keeps
+    one colour all along. Returns the checker centres (distances from the base) or ``[]`` when the line
     does not overlap.
     """
     hh = int(0.5 * h)
@@ -607,7 +631,7 @@ def _tall_stack(gx: np.ndarray, gy: np.ndarray, cols: _Columns, i: int, rx: floa
     d = np.full(hh, cols.dirs[i])
     found = []
     for angles in (np.arange(200, 341, 10), np.arange(20, 161, 10)):
-        score = _arc_scores(gx, gy, cx, cy, rx, ry, d, angles) / settings.edge_min
+        score = _arc_scores(gx, gy, cx, cy, rx, ry, d, angles) / settings.tall_edge_min
         order = np.argsort(-score)
         peaks: list[int] = []
         for j in order:
@@ -619,7 +643,10 @@ def _tall_stack(gx: np.ndarray, gy: np.ndarray, cols: _Columns, i: int, rx: floa
         peaks.sort()
         if len(peaks) < 3:
             return []
-        found.append((peaks, float(np.median(np.diff(peaks)))))
+        spacing = float(np.median(np.diff(peaks)))
+        if spacing >= 0.85 * dh:  # checkers side by side: not an overlapping line
+            return []
+        found.append((peaks, spacing))
     (near, s_near), (far, s_far) = found
     # Overlap shows on both sides of every checker's outline alike; rims or emblems
     # that double the peaks on one side only do not count.
@@ -631,7 +658,14 @@ def _tall_stack(gx: np.ndarray, gy: np.ndarray, cols: _Columns, i: int, rx: floa
     if n <= int((hh + 0.3 * dh) // dh):
         return []
     step = span / max(1, n - 1)
-    return [0.5 * dh + k * step for k in range(n)]
+    places = [0.5 * dh + k * step for k in range(n)]
+    # One colour all along (a hand at the end of a line is not more checkers).
+    ys = np.clip(np.rint(cols.bases[i] + cols.dirs[i] * np.array(places)).astype(int), 0, inner.shape[0] - 1)
+    x = int(np.clip(round(cols.centres[i]), 0, inner.shape[1] - 1))
+    labs = _weighted(inner[ys, x], settings)
+    if np.linalg.norm(labs - np.median(labs, axis=0), axis=1).max() > settings.colour_reject:
+        return []
+    return places
 
 
 def _tally(checkers: Sequence[Checker]) -> tuple[list[int], list[Optional[str]], dict[str, int]]:
@@ -719,36 +753,49 @@ def classify_colours(checkers: Sequence[Checker], colours: Optional[CheckerColou
         groups.setdefault(key, []).append(idx)
     keys = list(groups)
     feats = np.array([np.median([checkers[i].lab for i in groups[k]], axis=0) for k in keys], np.float32)
-    weights = np.array([len(groups[k]) for k in keys], np.float32)
+    # Checkers seen by their outline weigh fully; colour-only ones (a hand or a cup can
+    # pass for a line of them) a quarter, so they cannot pull a cluster their way.
+    weights = np.array([sum(1.0 if checkers[i].outlined else 0.25 for i in groups[k]) for k in keys], np.float32)
     wf = _weighted(feats, settings)
 
     def centres_from(model: CheckerColours) -> np.ndarray:
         return _weighted(np.array([model.light, model.dark], np.float32), settings)
 
-    model = colours
-    if model is None:
-        if len(keys) >= 2:
-            # Two medoids under a truncated loss: a stray detection (a die, a shadow)
-            # costs at most ``colour_reject`` and cannot drag a centre towards it.
-            dmat = np.linalg.norm(wf[:, None, :] - wf[None, :, :], axis=2)
-            capped = np.minimum(dmat, settings.colour_reject)
-            best, pair = np.inf, (0, 0)
-            for a in range(len(keys)):
-                for b in range(a + 1, len(keys)):
-                    cost = float((weights * np.minimum(capped[a], capped[b])).sum())
-                    if cost < best:
-                        best, pair = cost, (a, b)
-            a, b = pair
-            if dmat[a, b] >= settings.colour_split:
-                lab_c = []
-                for j in (a, b):
-                    other = b if j == a else a
-                    sel = (dmat[j] <= dmat[other]) & (dmat[j] <= settings.colour_reject)
-                    lab_c.append(np.median(np.repeat(feats[sel], weights[sel].astype(int), axis=0), axis=0))
+    model = None
+    if len(keys) >= 2:
+        # Two medoids under a truncated loss: a stray detection (a die, a shadow)
+        # costs at most ``colour_reject`` and cannot drag a centre towards it.
+        dmat = np.linalg.norm(wf[:, None, :] - wf[None, :, :], axis=2)
+        capped = np.minimum(dmat, settings.colour_reject)
+        best, pair = np.inf, (0, 0)
+        for a in range(len(keys)):
+            for b in range(a + 1, len(keys)):
+                cost = float((weights * np.minimum(capped[a], capped[b])).sum())
+                if cost < best:
+                    best, pair = cost, (a, b)
+        a, b = pair
+        if dmat[a, b] >= settings.colour_split:
+            lab_c = []
+            for j in (a, b):
+                other = b if j == a else a
+                sel = (dmat[j] <= dmat[other]) & (dmat[j] <= settings.colour_reject)
+                lab_c.append(np.median(np.repeat(feats[sel], np.maximum(1, np.rint(weights[sel] * 4)).astype(int), axis=0), axis=0))
+            if colours is not None:
+                # Learned colours name the two clusters (the light set may be the darker
+                # one in this frame's light); the clusters follow this frame's lighting.
+                learned = centres_from(colours)
+                got = _weighted(np.array(lab_c, np.float32), settings)
+                straight = np.linalg.norm(got[0] - learned[0]) + np.linalg.norm(got[1] - learned[1])
+                swapped = np.linalg.norm(got[0] - learned[1]) + np.linalg.norm(got[1] - learned[0])
+                light_j = 0 if straight <= swapped else 1
+            else:
                 light_j = int(np.argmax([lab_c[0][0], lab_c[1][0]]))
-                model = CheckerColours(tuple(float(v) for v in lab_c[light_j]),  # type: ignore[arg-type]
-                                       tuple(float(v) for v in lab_c[1 - light_j]))
-        if model is None:
+            model = CheckerColours(tuple(float(v) for v in lab_c[light_j]),  # type: ignore[arg-type]
+                                   tuple(float(v) for v in lab_c[1 - light_j]))
+    if model is None:
+        if colours is not None:
+            model = colours  # one set in view: the learned colours decide
+        else:
             name = "light" if float(np.average(feats[:, 0], weights=weights)) >= 128 else "dark"
             return [dataclasses.replace(c, colour=name) for c in checkers], None
     cen = centres_from(model)
