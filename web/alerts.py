@@ -1,7 +1,7 @@
 """The big messages above the board: illegal play, corrected, cocked dice, game over.
 
 Each alert is a plain dict for the templates: ``kind`` (``"illegal"``,
-``"corrected"``, ``"cocked"``, ``"game_over"``), ``title``, ``subtitle``,
+``"corrected"``, ``"accepted"``, ``"cocked"``, ``"game_over"``), ``title``, ``subtitle``,
 ``lines`` (reasons, teaching mode only), ``closest_legal`` (teaching mode
 only), ``instruction``, ``illegal_points`` and ``hint_points`` (table points
 to mark on the board).
@@ -42,7 +42,8 @@ def _messages(reasons: Any) -> list[str]:
 def verdict_alert(verdict: Mapping[str, Any], teaching: bool, names: Sequence[str]) -> Optional[dict[str, Any]]:
     """The alert for a ``verdict`` event dict: ``illegal`` (points that differ
     marked; reasons, the closest legal play and its points only in teaching
-    mode), ``corrected``; None for other verdicts."""
+    mode), ``corrected``, ``accepted`` (an illegal play let stand); None for
+    other verdicts."""
     kind = verdict.get("verdict")
     player = verdict.get("player")
     who = names[player] if player in (0, 1) else "The player"
@@ -58,6 +59,10 @@ def verdict_alert(verdict: Mapping[str, Any], teaching: bool, names: Sequence[st
             illegal_points=verdict.get("points_differing") or (),
             hint_points=(verdict.get("points_played") or ()) if teaching else (),
         )
+    if kind == "accepted":
+        play = verdict.get("play")
+        return make_alert("accepted", "Accepted as played",
+                          f"{who}'s illegal play stands" + (f": {play}" if play else "") + " (no correction)")
     if kind == "corrected":
         play = verdict.get("play")
         return make_alert("corrected", "Corrected", f"{who}'s play is now legal" + (f": {play}" if play else ""))

@@ -120,6 +120,8 @@ def build_view(state: Mapping[str, Any], tracker: Optional[Tracker]) -> dict[str
     else:
         verdict = tracker.verdict if tracker else None
     alert = verdict_alert(verdict, teaching, names) if isinstance(verdict, Mapping) else None
+    if alert and alert["kind"] in ("corrected", "accepted") and state.get("waiting_for") in ("play", "game_over"):
+        alert = None  # a passing notice: gone once the next roll is being played
     cocked_event = tracker.cocked if tracker else None
     if cocked_event or cocked_flag:
         alert = cocked_alert(cocked_event, teaching, names, roller)
