@@ -170,6 +170,7 @@ def build_view(state: Mapping[str, Any], tracker: Optional[Tracker]) -> dict[str
         dice_cocked=bool(alert and alert["kind"] == "cocked"),
         cube_value=cube_value,
         cube_owner=cube_owner,
+        cube_offered=cube_offered,
         illegal_points=alert["illegal_points"] if alert else (),
         hint_points=alert["hint_points"] if alert else progress_points,
         title=f"Board: {names[0]} (light, bottom) against {names[1]} (dark, top)",
