@@ -78,6 +78,7 @@ class DashboardServer:
 
     @property
     def running(self) -> bool:
+        """True while the server's thread runs."""
         return self._thread.is_alive()
 
     def stop(self, timeout: float = 5.0) -> None:
