@@ -188,9 +188,10 @@ def focal_loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 
 
 # ----------------------------------------------------------------------------- training loops
-def mine_hard_negatives(items, detector: pathlib.Path, log) -> dict:
+def mine_hard_negatives(items, detector: pathlib.Path, log, radius: float = 0.5) -> dict:
     """Run the detector ``detector`` (an exported dice_detector.onnx) over ``items`` and keep its
-    candidates that are no labelled die or cube: {item index: [(x, y, size), ...]}."""
+    candidates farther than ``radius`` x size from every labelled die or cube:
+    {item index: [(x, y, size), ...]}."""
     import shutil
     import tempfile
 
@@ -214,7 +215,7 @@ def mine_hard_negatives(items, detector: pathlib.Path, log) -> dict:
             bad = []
             for c in cands:
                 d = np.hypot(cen[:, 0] - c.center[0], cen[:, 1] - c.center[1]) if len(cen) else np.array([np.inf])
-                if np.all(d > 1.0 * (sz if len(sz) else 1)):  # off-centre views of a die are not negatives
+                if np.all(d > radius * (sz if len(sz) else 1)):
                     bad.append((c.center[0], c.center[1], c.size))
             if bad:
                 out[idx] = bad
@@ -272,9 +273,10 @@ def train_classifier(items, epochs: int, rng, log, hard: Optional[dict] = None) 
     return net
 
 
-def train_detector(items, epochs: int, rng, log, per_epoch: int = 1200) -> DiceDetector:
-    """Train the centre/size detector on augmented crops from ``items``."""
-    net = DiceDetector()
+def train_detector(items, epochs: int, rng, log, per_epoch: int = 1200, width: int = 16) -> DiceDetector:
+    """Train the centre/size detector (``width`` channels in its first layer) on augmented crops
+    from ``items``."""
+    net = DiceDetector(width)
     total = epochs * math.ceil(per_epoch / 32)
     opt = torch.optim.AdamW(net.parameters(), lr=4e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=4e-3, total_steps=total, pct_start=0.15)
@@ -449,6 +451,9 @@ def main() -> None:
     ap.add_argument("--hard-negatives", type=pathlib.Path, default=None,
                     help="a trained dice_detector.onnx: its false alarms on the training images become negatives")
     ap.add_argument("--tilt-boards", type=int, default=0, help="rendered boards for the tilt network's pool")
+    ap.add_argument("--det-width", type=int, default=10, help="detector width (channels of its first layer)")
+    ap.add_argument("--hard-radius", type=float, default=0.5,
+                    help="false alarms closer than this x die size to a labelled die are not used")
     ap.add_argument("--skip-cube", action="store_true", help="do not train the cube-value network")
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args()
@@ -479,11 +484,12 @@ def main() -> None:
         items += board_items(args.boards, rng)
     log(f"training on {len(items)} images (fold held out: {args.fold}, dataset held out: {args.holdout_dataset})")
     if args.only in (None, "cls"):
-        hard = mine_hard_negatives(items, args.hard_negatives, log) if args.hard_negatives else None
+        hard = (mine_hard_negatives(items, args.hard_negatives, log, args.hard_radius)
+                if args.hard_negatives else None)
         cls = train_classifier(items, args.cls_epochs, rng, log, hard)
         export(cls, torch.zeros(1, 3, PATCH, PATCH), args.out / "dice_classifier.onnx", {"input": {0: "n"}, "output": {0: "n"}})
     if args.only in (None, "det"):
-        det = train_detector(items, args.det_epochs, rng, log)
+        det = train_detector(items, args.det_epochs, rng, log, width=args.det_width)
         export(det, torch.zeros(1, 3, 192, 192), args.out / "dice_detector.onnx",
                {"input": {2: "h", 3: "w"}, "output": {2: "gh", 3: "gw"}})
     if args.only in (None, "cube") and not args.skip_cube:
