@@ -67,10 +67,13 @@ def die_sizes(item: LabelledImage) -> np.ndarray:
 
 # ----------------------------------------------------------------------------- classifier data
 def classifier_samples(items: list[tuple[np.ndarray, LabelledImage]], rng: np.random.Generator,
-                       neg_ratio: float = 1.0, hard: Optional[dict] = None) -> tuple[np.ndarray, np.ndarray]:
+                       neg_ratio: float = 1.0, hard: Optional[dict] = None,
+                       jitter: float = 0.06) -> tuple[np.ndarray, np.ndarray]:
     """One epoch of augmented patches: (N, 3, 32, 32) float32 and (N,) int64 labels (0..5 value-1,
     6 none, 7 cube). ``hard``: {item index: [(x, y, size), ...]} detector false alarms, used as
-    extra "not a die" patches (hard negative mining)."""
+    extra "not a die" patches (hard negative mining). ``jitter``: standard deviation of the
+    positives' centre shift, in die sides (the detector's centre of an oblique die lies between
+    its top face and its body)."""
     patches, labels = [], []
     for idx, (img, item) in enumerate(items):
         for (hx, hy, hs) in (hard or {}).get(idx, [])[:6]:
@@ -84,7 +87,7 @@ def classifier_samples(items: list[tuple[np.ndarray, LabelledImage]], rng: np.ra
         centers = item.centers
         h, w = img.shape[:2]
         for (cx, cy), s, v in zip(centers, sizes, item.values):
-            c = (cx + rng.normal(0, 0.06 * s), cy + rng.normal(0, 0.06 * s))
+            c = (cx + rng.normal(0, jitter * s), cy + rng.normal(0, jitter * s))
             patches.append(photometric(crop_patch(img, c, s * math.exp(rng.uniform(-0.15, 0.2)),
                                                   rng.uniform(0, 360)), rng))
             labels.append(int(v) - 1)
@@ -245,7 +248,8 @@ def board_items(n: int, rng) -> list:
     return out
 
 
-def train_classifier(items, epochs: int, rng, log, hard: Optional[dict] = None) -> DiceClassifier:
+def train_classifier(items, epochs: int, rng, log, hard: Optional[dict] = None,
+                     jitter: float = 0.06) -> DiceClassifier:
     """Train the value classifier on augmented patches from ``items`` [(image, LabelledImage)]."""
     net = DiceClassifier(classes=8)
     n_dice = sum(len(it.values) for _, it in items)
@@ -256,7 +260,7 @@ def train_classifier(items, epochs: int, rng, log, hard: Optional[dict] = None) 
     step = 0
     for ep in range(epochs):
         t = time.time()
-        x, y = classifier_samples(items, rng, hard=hard)
+        x, y = classifier_samples(items, rng, hard=hard, jitter=jitter)
         perm = rng.permutation(len(y))
         net.train()
         tot, correct, n = 0.0, 0, 0
@@ -454,6 +458,7 @@ def main() -> None:
     ap.add_argument("--det-width", type=int, default=10, help="detector width (channels of its first layer)")
     ap.add_argument("--hard-radius", type=float, default=0.5,
                     help="false alarms closer than this x die size to a labelled die are not used")
+    ap.add_argument("--jitter", type=float, default=0.06, help="classifier positives' centre jitter (x die side)")
     ap.add_argument("--skip-cube", action="store_true", help="do not train the cube-value network")
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args()
@@ -486,7 +491,7 @@ def main() -> None:
     if args.only in (None, "cls"):
         hard = (mine_hard_negatives(items, args.hard_negatives, log, args.hard_radius)
                 if args.hard_negatives else None)
-        cls = train_classifier(items, args.cls_epochs, rng, log, hard)
+        cls = train_classifier(items, args.cls_epochs, rng, log, hard, args.jitter)
         export(cls, torch.zeros(1, 3, PATCH, PATCH), args.out / "dice_classifier.onnx", {"input": {0: "n"}, "output": {0: "n"}})
     if args.only in (None, "det"):
         det = train_detector(items, args.det_epochs, rng, log, width=args.det_width)
