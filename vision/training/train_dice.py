@@ -440,6 +440,7 @@ def export(net: nn.Module, example: torch.Tensor, path: pathlib.Path, dynamic: d
 
 
 def main() -> None:
+    """Command line entry point (see the module docstring)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--fold", default="all", help="held-out fold 0 or 1, or 'all' to train on everything")
     ap.add_argument("--holdout-dataset", default=None, help="train without this dataset folder")
