@@ -56,6 +56,7 @@ def test_rendered_games_through_watch(repo_root, tmp_path):
         totals["accused"] += sum(1 for e in got if e.get("verdict") == "illegal")
         totals["verdicts"] += sum(1 for e in expected if e["type"] == "verdict")
         if got != expected:
-            failures.append((g, got, expected))
-    assert not failures, f"{len(failures)} of {games} games differ; first: {failures[0]}"
-    assert totals["accused"] == totals["illegal"]
+            k = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b), min(len(got), len(expected)))
+            failures.append(f"game {g} (seed {1000 + g}) event {k}: got {got[k:k + 2]} expected {expected[k:k + 2]}")
+    assert totals["accused"] == totals["illegal"], totals  # no false accusation, no missed illegal play
+    assert not failures, f"{len(failures)} of {games} games differ:\n" + "\n".join(failures)
