@@ -6,7 +6,8 @@ What it measures (headless Chromium through Playwright, waitress on loopback):
 
 0. ``demo_game``: the real referee session judging the demo game's readings
    at the camera's pace (10 frames a second); every event the page lists:
-   bus -> its log line (``log``) and bus -> the live view showing it (``view``).
+   bus -> its log line (``log``) and bus -> the live view showing it (``view``);
+   once with one browser, once with 20 open (all on this machine's cores).
 1. ``log``: bus ``publish`` -> the event's line in the page's event log.
 2. ``board``: bus ``publish`` -> the live board re-drawn with that event's
    state (rendered once on the server, pushed on the same SSE stream).
@@ -15,6 +16,9 @@ What it measures (headless Chromium through Playwright, waitress on loopback):
 4. ``publish()`` duration (what the referee pays) with no browser, with 20
    browsers open, and with 20 raw SSE clients of which one never reads (a stalled
    browser, which must be dropped, not waited for).
+5. ``referee_pace``: the real referee judging the whole demo game's readings as
+   fast as it can, with no dashboard, 20 dashboards (SSE clients receiving the
+   rendered views) and 20 Chromium pages open: milliseconds per frame.
 
 Clocks: the page stamps ``performance.timeOrigin + performance.now()``; the
 offset to Python's ``time.time()`` is measured by round trips and removed.
@@ -127,15 +131,15 @@ def publish_series(stub: StubSession, n: int, gap_s: float) -> list[tuple[int, f
     return sent
 
 
-def measure_page(page, announcer, sent: list[tuple[int, float]], first_id: int, offset: float) -> tuple[list[float], list[float]]:
+def measure_page(page, announcer, sent: list[tuple[int, float]], first_id: int, offset: float) -> list[float]:
+    """Bus -> log line (ms) for each event of ``sent`` (ids from ``first_id``)."""
     last_id = first_id + len(sent) - 1
     page.wait_for_selector(f'#log li[data-event-id="{last_id}"]', timeout=30_000)
     page.wait_for_function(f"() => parseInt(document.querySelector('#live').dataset.eventId, 10) >= {last_id}", timeout=30_000)
     received = page.evaluate(
         "() => Object.fromEntries([...document.querySelectorAll('#log li')].map(li => [li.dataset.eventId, parseFloat(li.dataset.receivedMs)]))"
     )
-    log_ms = [received[str(first_id + i)] - offset - t for i, t in sent if str(first_id + i) in received]
-    return log_ms, []
+    return [received[str(first_id + i)] - offset - t for i, t in sent if str(first_id + i) in received]
 
 
 def board_latencies(page, stub, n: int, gap_s: float, offset: float, announcer) -> list[float]:
@@ -158,16 +162,24 @@ def board_latencies(page, stub, n: int, gap_s: float, offset: float, announcer) 
     return out
 
 
-def demo_game_latencies(browser, pace_s: float) -> dict[str, object]:
+def demo_game_latencies(browser, pace_s: float, others: int = 0) -> dict[str, object]:
     """The real referee (``companion.session.Session``) judging the demo game's
-    readings at the camera's pace, one browser watching: for every event the page
-    shows in its log, bus -> log line and bus -> live view (ms)."""
+    readings at the camera's pace, one browser measured (``others`` more open,
+    each in its own context): for every event the page shows in its log,
+    bus -> log line and bus -> live view (ms)."""
     from web_demo_driver import DemoDriver
 
     driver = DemoDriver(mode="teaching")
     app = create_app({"ACCESS_TOKEN": "bench"}, session=driver.session)
-    server = serve(app, "127.0.0.1", 0, threads=16)
+    server = serve(app, "127.0.0.1", 0, threads=64)
+    other_contexts = []
     try:
+        for _ in range(others):
+            other_context = browser.new_context(viewport={"width": 1280, "height": 900})
+            other = other_context.new_page()
+            other.goto(server.url + "/")
+            other.wait_for_selector('#connection[data-state="live"]', timeout=60_000)
+            other_contexts.append(other_context)
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         page = context.new_page()
         page.goto(server.url + "/")
@@ -191,6 +203,8 @@ def demo_game_latencies(browser, pace_s: float) -> dict[str, object]:
         views = page.evaluate("() => window.companionViews.slice()")
         context.close()
     finally:
+        for other_context in other_contexts:
+            other_context.close()
         server.stop()
     shown = {"roll", "cocked_dice", "verdict", "cube", "game_end", "turn", "resignation", "override"}
     log_ms, view_ms = [], []
@@ -207,6 +221,43 @@ def demo_game_latencies(browser, pace_s: float) -> dict[str, object]:
         "view": summary(view_ms),
         "renders": app.extensions["companion"].views.renders,
     }
+
+
+def referee_pace(dashboards: int, browser=None, repeats: int = 3) -> dict[str, float]:
+    """How fast the real referee judges the whole demo game (248 frames of
+    readings, fed as fast as possible) with ``dashboards`` pages open: raw SSE
+    clients receiving the rendered views (``browser`` None) or Chromium pages.
+    Returns the median ms per frame over ``repeats`` runs."""
+    from web_demo_driver import DemoDriver
+
+    per_frame = []
+    for _ in range(repeats):
+        driver = DemoDriver(mode="teaching")
+        app = create_app({"ACCESS_TOKEN": "bench"}, session=driver.session)
+        server = serve(app, "127.0.0.1", 0, threads=64)
+        clients, contexts = [], []
+        try:
+            for _ in range(dashboards):
+                if browser is None:
+                    clients.append(RawSseClient("127.0.0.1", server.port, path="/events?view=1"))
+                else:
+                    context = browser.new_context(viewport={"width": 1280, "height": 900})
+                    page = context.new_page()
+                    page.goto(server.url + "/")
+                    page.wait_for_selector('#connection[data-state="live"]', timeout=60_000)
+                    contexts.append(context)
+            time.sleep(0.5)
+            frames = len(driver._frames)
+            t0 = time.perf_counter()
+            driver.rest()
+            per_frame.append((time.perf_counter() - t0) * 1000 / frames)
+        finally:
+            for c in clients:
+                c.close()
+            for context in contexts:
+                context.close()
+            server.stop()
+    return {"median_ms_per_frame": statistics.median(per_frame), "runs": per_frame}
 
 
 def publish_cost(stub: StubSession, n: int) -> list[float]:
@@ -260,15 +311,22 @@ def main() -> int:
             offset = clock_offset(page)
             results["clock_offset_ms"] = offset
 
+            results["referee_pace_no_dashboard"] = referee_pace(0)
+            results[f"referee_pace_{args.browsers}_sse_dashboards"] = referee_pace(args.browsers)
+            results[f"referee_pace_{args.browsers}_browsers"] = referee_pace(args.browsers, browser, repeats=1)
+
             demo = demo_game_latencies(browser, pace_s=0.1)
             results["demo_game_events"] = demo["events"]
             results["demo_game_log"] = demo["log"]
             results["demo_game_view"] = demo["view"]
             results["demo_game_view_renders"] = demo["renders"]
+            demo = demo_game_latencies(browser, pace_s=0.1, others=args.browsers - 1)
+            results[f"demo_game_log_{args.browsers}_browsers"] = demo["log"]
+            results[f"demo_game_view_{args.browsers}_browsers"] = demo["view"]
 
             first = announcer.last_id + 1
             sent = publish_series(stub, args.events, gap)
-            log_ms, _ = measure_page(page, announcer, sent, first, offset)
+            log_ms = measure_page(page, announcer, sent, first, offset)
             results["browser_log_1"] = summary(log_ms)
             results["browser_board_1"] = summary(board_latencies(page, stub, min(100, args.events), gap, offset, announcer))
 
@@ -280,7 +338,7 @@ def main() -> int:
             time.sleep(0.5)
             first = announcer.last_id + 1
             sent = publish_series(stub, args.events, gap)
-            log_ms, _ = measure_page(page, announcer, sent, first, offset)
+            log_ms = measure_page(page, announcer, sent, first, offset)
             results[f"browser_log_1_plus_{args.browsers - 1}_sse"] = summary(log_ms)
             results[f"browser_board_1_plus_{args.browsers - 1}_sse"] = summary(
                 board_latencies(page, stub, min(100, args.events), gap, offset, announcer)
@@ -288,6 +346,8 @@ def main() -> int:
             results[f"publish_with_{args.browsers - 1}_sse_dashboards"] = summary(publish_cost(stub, args.events))
             for c in view_clients:
                 c.close()
+            publish_cost(stub, 5)  # the server notices the closed streams on its next writes
+            time.sleep(0.5)
 
             # Many browsers open at once.
             # Each in its own context (its own profile and connection pool, like
@@ -307,7 +367,7 @@ def main() -> int:
             time.sleep(1.0)
             first = announcer.last_id + 1
             sent = publish_series(stub, args.events, gap)
-            log_ms, _ = measure_page(page, announcer, sent, first, offset)
+            log_ms = measure_page(page, announcer, sent, first, offset)
             results[f"browser_log_{args.browsers}"] = summary(log_ms)
             results[f"browser_board_{args.browsers}"] = summary(
                 board_latencies(page, stub, min(100, args.events), gap, offset, announcer)
@@ -356,8 +416,10 @@ def main() -> int:
         s = results[name]
         return f"{name:44s} n={s['n']:4d}  median {s['median_ms']:8.3f} ms  p99 {s['p99_ms']:8.3f} ms  max {s['max_ms']:8.3f} ms"
 
-    for key in [k for k, v in results.items() if isinstance(v, dict)]:
+    for key in [k for k, v in results.items() if isinstance(v, dict) and "n" in v]:
         print(line(key))
+    for key in [k for k, v in results.items() if isinstance(v, dict) and "median_ms_per_frame" in v]:
+        print(f"{key:44s} referee judging the demo game: {results[key]['median_ms_per_frame']:.3f} ms a frame")
     print(f"{'ratio publish, all browsers vs none':44s} {results['ratio_publish_browsers_vs_none']:.2f}")
     print(f"{'ratio browser log vs raw SSE client':44s} {results['ratio_browser_log_vs_raw_sse']:.2f}")
     print(

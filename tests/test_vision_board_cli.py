@@ -92,7 +92,7 @@ def test_read_finds_the_board_itself(repo_root, opening):
 
 
 @pytest.mark.parametrize("case", ["missing", "empty", "not_image", "no_board", "concave", "far_outside", "bad_count",
-                                  "bad_calibration", "bad_annotate_dir"])
+                                  "bad_calibration", "bad_annotate_dir", "bad_annotate_name", "tiny"])
 def test_bad_input_gives_one_line_error(repo_root, opening, tmp_path, case):
     path, r = opening
     if case == "missing":
@@ -120,6 +120,12 @@ def test_bad_input_gives_one_line_error(repo_root, opening, tmp_path, case):
         bad = tmp_path / "bad.json"
         bad.write_text("{not json")
         proc = run(repo_root, "read", str(path), "--calibration", str(bad))
+    elif case == "bad_annotate_name":
+        proc = run(repo_root, "read", str(path), f"--corners={r.corners_arg}", "--annotate", str(tmp_path / "x.txt"))
+    elif case == "tiny":
+        tiny = tmp_path / "tiny.png"
+        cv2.imwrite(str(tiny), np.zeros((10, 10, 3), np.uint8))
+        proc = run(repo_root, "read", str(tiny))
     else:
         proc = run(repo_root, "read", str(path), f"--corners={r.corners_arg}", "--annotate",
                    str(tmp_path / "no" / "such" / "dir" / "x.png"))

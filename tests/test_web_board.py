@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -124,3 +123,10 @@ def test_describe_reads_like_sentences():
     assert lines[0] == "Point 1: 2 Ben checkers"
     assert "Point 24: 2 Ann checkers" in lines
     assert len(lines) == 8
+
+
+def test_an_offered_double_shows_the_next_value():
+    root = ET.fromstring(render_board_svg(TableBoard.empty(), cube_value=2, cube_owner=0, cube_offered=True))
+    cube = root.find(f".//{SVG}g[@id='cube']")
+    assert cube.get("data-place") == "offered" and cube.get("data-offered") == "4"
+    assert [t.text for t in cube.findall(f"{SVG}text")] == ["4", "offered"]

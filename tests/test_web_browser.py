@@ -84,6 +84,10 @@ def test_board_updates_from_bus_events(page, served, tmp_path):
     open_live(page, server)
     assert page.locator("#board #point-24").get_attribute("data-count") == "2"
     assert page.locator("#dice").get_attribute("data-dice") == ""
+    # Screen readers get the board as a named image and as a list of sentences.
+    board = page.get_by_role("img", name="Board: Alice (light, bottom) against Bob (dark, top)")
+    assert board.count() == 1
+    assert "Point 24: 2 Alice checkers" in page.locator("#board-text").inner_text()
     stub.roll(0, (6, 5))
     page.wait_for_selector('#dice[data-dice="6,5"]', timeout=WAIT)
     assert page.locator("#dice-text").inner_text() == "6-5"

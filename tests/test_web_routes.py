@@ -203,6 +203,7 @@ def test_resign_and_answer(client, stub):
     response = client.post("/api/resignation", json={"accept": True}, headers=AUTH)
     assert response.status_code == 200
     assert response.get_json()["state"]["score"] == [2, 0]
+    assert "resigned gammon" in client.get("/fragment/live").get_json()["scoresheet"]
     # Nothing pending any more: the session's refusal comes back as 409.
     response = client.post("/api/resignation", json={"accept": False}, headers=AUTH)
     assert response.status_code == 409
@@ -484,3 +485,11 @@ def test_a_failing_session_gets_a_json_500_not_a_traceback(stub):
     assert response.get_json() == {"error": "the companion failed on this request (see its log)"}
     assert b"Traceback" not in response.data
     app.extensions["companion"].shutdown()
+
+
+def test_static_files_are_served_and_paths_outside_are_not(client):
+    js = client.get("/static/dashboard.js")
+    assert js.status_code == 200 and b"EventSource" in js.data
+    assert client.get("/static/dashboard.css").status_code == 200
+    assert client.get("/static/../app.py").status_code == 404
+    assert client.get("/static/%2e%2e/app.py").status_code == 404

@@ -109,6 +109,10 @@ def test_the_real_referee_game_in_the_browser(browser, tmp_path):
         page.wait_for_function("() => document.querySelector('#cube-text').innerText.includes('double offered')", timeout=WAIT)
         driver.until_type("cube", action="take")
         page.wait_for_selector('#board #cube[data-value="2"]', timeout=WAIT)
+        # The "Corrected" notice goes once the next roll is played; the board follows that play.
+        driver.until_type("verdict", verdict="in_progress")
+        page.wait_for_selector("#board-caption.progress", timeout=WAIT)
+        assert page.locator("#alert").count() == 0
 
         end = driver.until_type("game_end")
         row = page.wait_for_selector("#scoresheet-table tr.game", timeout=WAIT)

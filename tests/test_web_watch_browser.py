@@ -16,7 +16,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 
 import pytest
 
@@ -120,6 +119,11 @@ def test_the_live_dashboard_of_a_running_watch(browser, repo_root, tmp_path):
         page.click("#camera-toggle")
         page.wait_for_function("() => document.querySelector('#camera').naturalWidth > 0", timeout=30_000)
         page.screenshot(path=str(tmp_path / "watch.png"), full_page=True)
+        # When the companion stops, the page says so instead of showing a stale board as live.
+        watch.stop()
+        page.wait_for_selector('#connection[data-state="reconnecting"]', timeout=30_000)
+        assert "out of date" in page.locator("#connection").inner_text()
+        assert "offline" in page.get_attribute("body", "class")
     finally:
         context.close()
         watch.stop()

@@ -94,7 +94,7 @@ class StubSession:
         player, level = pending["player"], pending["level"]
         self.bus.publish(ResignationEvent(action="accept" if accept else "refuse", player=1 - player, level=level))
         if accept:
-            self.finish_game(winner=1 - player, points=level, kind="resign")
+            self.finish_game(winner=1 - player, points=level, kind="resign", level=level)
 
     def set_dice(self, dice: tuple[int, int], by: str) -> None:
         self.calls.append(("set_dice", (tuple(dice), by)))
@@ -165,12 +165,12 @@ class StubSession:
             self._state["position"] = {"signed": list(signed), "diagram": ""}
             self._state["turn"] = turn
 
-    def finish_game(self, winner: int, points: int, kind: str = "single") -> None:
+    def finish_game(self, winner: int, points: int, kind: str = "single", level: int = 1) -> None:
         with self._lock:
             score = list(self._state["score"])
             score[winner] += points
             game = {"number": len(self._state["games"]) + 1, "winner": winner, "points": points,
-                    "kind": kind, "cube": 1, "crawford": False, "score": score}
+                    "kind": kind, "level": level, "cube": 1, "crawford": False, "score": score}
             self._state["games"] = self._state["games"] + [game]
             self._state["score"] = score
         self.bus.publish(GameEndEvent(winner=winner, points=points, kind=kind, score=tuple(score)))

@@ -1,13 +1,16 @@
 """Automatic board detection: where is the playing field in a photo?
 
-Candidates are quadrilaterals from OpenCV's contour tools (Canny edges and colour
-thresholds at a few settings, ``findContours`` + ``approxPolyDP`` / ``minAreaRect``),
-plus pairs of side-by-side quadrilaterals joined across the bar (boards whose two
-halves stand apart). Each candidate, in both of its possible row directions, is
-warped to a small canonical field and scored by the board's signature: in the band
-where the points are narrow, each of the 24 point columns shows its point's colour
-in its middle and the field's colour at its edges, and the colours alternate
-between neighbouring points. The best candidate above ``MIN_SCORE`` wins.
+Candidates are quadrilaterals from OpenCV's contour tools (Canny edges and Otsu
+colour thresholds, ``findContours`` + ``approxPolyDP`` / ``minAreaRect``), pairs of
+side-by-side quadrilaterals joined across the bar (boards whose two halves stand
+apart), and quadrilaterals bounded by long near-horizontal and near-vertical lines
+(``HoughLinesP``: a field edged by a groove need not close a contour). Each
+candidate, in both of its possible row directions, is warped to a small canonical
+field and scored by the board's signature (:func:`board_score`): in the band where
+the points are narrow each of the 24 point columns shows its point's colour in its
+middle and the field's colour at its edges, neighbouring points alternate, and the
+bar is one colour along its length. The best candidate above ``MIN_SCORE`` wins
+(photos without a board score below 0.2; boards 0.5-1).
 """
 
 from __future__ import annotations
@@ -36,8 +39,9 @@ def board_score(image_bgr: np.ndarray, corners: np.ndarray) -> float:
 
     ``corners``: (4, 2) image-order corners. Measures, over the 24 point columns in
     the band 22-38% of the way from each edge, how much the column's middle differs
-    from its edges (relative to the image's contrast) and how well the point colours
-    alternate, for a few bar widths (the best counts). Returns a float.
+    from its edges (relative to the image's contrast), how well the point colours
+    alternate and how even the bar's colour is along its length, for a few bar
+    widths (the best counts). Returns a float.
     """
     import cv2
 
@@ -71,7 +75,12 @@ def board_score(image_bgr: np.ndarray, corners: np.ndarray) -> float:
         d2 = np.linalg.norm(rows_m[:, 2:] - rows_m[:, :-2], axis=2).mean()
         alt = float(np.clip((d1 - d2) / max(d1, 1e-3), 0, 1))
         edge_sd = float(np.linalg.norm(np.std(edges_a, axis=0)) / scale)
-        best = max(best, c_score * (0.5 + 0.5 * alt) * float(np.clip(1.2 - edge_sd, 0, 1)))
+        # The bar: one colour from top to bottom (the points change along a column).
+        bar_band = lab[:, int(round(b0 + 0.25 * (b1 - b0))):int(round(b1 - 0.25 * (b1 - b0))) + 1]
+        med = np.median(bar_band, axis=0)
+        mad = float(np.median(np.linalg.norm(bar_band - med[None], axis=2)))
+        bar_ok = float(np.clip(1.0 - mad / (0.5 * scale), 0, 1))
+        best = max(best, c_score * (0.5 + 0.5 * alt) * float(np.clip(1.2 - edge_sd, 0, 1)) * (0.5 + 0.5 * bar_ok))
     return best
 
 
@@ -118,7 +127,72 @@ def _candidates(img: np.ndarray) -> list[np.ndarray]:
             wl = np.linalg.norm(left[1] - left[0])
             if abs(ha - hb) < 0.1 * max(ha, hb) and gap < 0.3 * wl and wl > 0.2 * ha:
                 joined.append(np.array([left[0], right[1], right[2], left[3]]))
-    return quads + joined
+    return quads + joined + _line_quads(gray)
+
+
+def _line_quads(gray: np.ndarray, keep: int = 9) -> list[np.ndarray]:
+    """Quadrilaterals bounded by pairs of long near-horizontal and near-vertical lines
+    (``cv2.HoughLinesP`` on Canny edges): a field edged by a groove or a frame need
+    not form a closed contour."""
+    import cv2
+
+    h, w = gray.shape[:2]
+    edges = cv2.Canny(cv2.GaussianBlur(gray, (5, 5), 0), 50, 150)
+    lines = cv2.HoughLinesP(edges, 1, np.pi / 180, threshold=60, minLineLength=int(0.2 * min(h, w)), maxLineGap=8)
+    if lines is None:
+        return []
+    groups: dict[str, list[tuple[float, float, float, np.ndarray]]] = {"h": [], "v": []}
+    cx, cy = w / 2, h / 2
+    for x0, y0, x1, y1 in lines.reshape(-1, 4).astype(np.float64):
+        ang = np.degrees(np.arctan2(y1 - y0, x1 - x0)) % 180
+        length = float(np.hypot(x1 - x0, y1 - y0))
+        if ang < 25 or ang > 155:
+            kind, off = "h", y0 + (y1 - y0) * (cx - x0) / (x1 - x0 if x1 != x0 else 1e-9)
+        elif 65 < ang < 115:
+            kind, off = "v", x0 + (x1 - x0) * (cy - y0) / (y1 - y0 if y1 != y0 else 1e-9)
+        else:
+            continue
+        groups[kind].append((float(off), ang, length, np.array([x0, y0, x1, y1])))
+    merged: dict[str, list[np.ndarray]] = {}
+    for kind, items in groups.items():
+        items.sort(key=lambda t: -t[2])
+        chosen: list[tuple[float, float, np.ndarray]] = []
+        for off, ang, _, seg in items:
+            if all(abs(off - o) > 6 or abs(ang - a) > 4 for o, a, _ in chosen):
+                chosen.append((off, ang, seg))
+            if len(chosen) >= keep:
+                break
+        merged[kind] = [seg for _, _, seg in sorted(chosen, key=lambda t: t[0])]
+
+    def meet(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+        x1, y1, x2, y2 = a
+        x3, y3, x4, y4 = b
+        den = (x1 - x2) * (y3 - y4) - (y1 - y2) * (x3 - x4)
+        if abs(den) < 1e-9:
+            return None
+        t = ((x1 - x3) * (y3 - y4) - (y1 - y3) * (x3 - x4)) / den
+        return np.array([x1 + t * (x2 - x1), y1 + t * (y2 - y1)])
+
+    quads = []
+    hs, vs = merged.get("h", []), merged.get("v", [])
+    for i in range(len(hs)):
+        for j in range(i + 1, len(hs)):
+            for k in range(len(vs)):
+                for m in range(k + 1, len(vs)):
+                    pts = [meet(hs[i], vs[k]), meet(hs[i], vs[m]), meet(hs[j], vs[m]), meet(hs[j], vs[k])]
+                    if any(p is None for p in pts):
+                        continue
+                    q = np.array(pts)
+                    width = np.linalg.norm(q[1] - q[0])
+                    height = np.linalg.norm(q[3] - q[0])
+                    if height < 1 or not 0.7 < width / height < 1.8:
+                        continue
+                    if cv2.contourArea(q.astype(np.float32)) < 0.12 * w * h:
+                        continue
+                    if np.any(q < -0.1 * max(w, h)) or np.any(q[:, 0] > 1.1 * w) or np.any(q[:, 1] > 1.1 * h):
+                        continue
+                    quads.append(q)
+    return quads
 
 
 def find_board(image_bgr: np.ndarray) -> np.ndarray:

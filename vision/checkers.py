@@ -33,6 +33,11 @@ working scale (``CheckerSettings.work_scale``) for speed. Stage by stage:
    nor the checker colours explain, over a point's counted checkers or the slot
    after them, make the point unreadable (:mod:`vision.occlusion`).
 
+Dice: given the dice's boxes (``dice_mask``, from the dice plug-in), the pixels
+under a die give no outline and no template difference; a slot a die covers is
+judged on the rest of its disc (or a wider ring), takes its point's colour, and is
+counted when a checker stands beyond it (checkers do not float).
+
 Thresholds live in :class:`CheckerSettings` (profiles can override them; every one
 is documented in ``calibration/README.md``).
 """
@@ -62,7 +67,11 @@ class CheckerSettings:
 
     work_scale: float = 0.5
     checker_diameter: float = 0.98
-    edge_min: float = 8.0
+    edge_min: float = 6.0
+    shapeless_run: int = 3
+    arc_same_radius: bool = True
+    shapeless_arc: float = 0.7
+    tall_edge_min: float = 8.0
     colour_split: float = 25.0
     occluder_min_area: float = 1.5
     occluder_fraction: float = 0.12
@@ -81,6 +90,7 @@ class CheckerSettings:
     base_margin: float = 0.0
     fit_halves: bool = True
     size_search: tuple[float, ...] = (0.94, 1.0, 1.06)
+    size_margin: float = 0.02
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-data form for a profile."""
@@ -99,6 +109,8 @@ class CheckerSettings:
                 kind = names[k].type
                 if kind in ("bool", bool):
                     out[k] = bool(v)
+                elif kind in ("int", int):
+                    out[k] = int(v)
                 elif str(kind).startswith("tuple"):
                     out[k] = tuple(float(x) for x in v)
                 else:
@@ -135,7 +147,8 @@ class CheckerColours:
 @dataclasses.dataclass(frozen=True)
 class Checker:
     """One checker found: ``x``, ``y`` canonical field pixels, ``lab`` its inner colour,
-    ``score`` its arc score, ``place`` 1..24 (point) or 0 (bar), ``colour`` once known."""
+    ``score`` its evidence (>= 1), ``place`` 1..24 (point) or 0 (bar), ``colour`` once
+    known, ``outlined`` whether its own outline was seen (not only its colour)."""
 
     x: float
     y: float
@@ -143,6 +156,7 @@ class Checker:
     score: float
     place: int
     colour: Optional[str] = None
+    outlined: bool = True
 
 
 @dataclasses.dataclass(frozen=True)
@@ -243,7 +257,7 @@ def _columns(w: int, h: int, halves: Sequence[float]) -> _Columns:
 
 
 def _slot_arcs(gx: np.ndarray, gy: np.ndarray, cols: _Columns, rx: float, ry: float, dh: float, h: int,
-               settings: CheckerSettings) -> tuple[np.ndarray, np.ndarray]:
+               settings: CheckerSettings, same_radius: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Far-arc outline scores at every point's slots: (24, K) float32 (best of five
     offsets within a fifth of a checker of each slot centre), and the slot centres (K,)."""
     nv = int(0.5 * h)
@@ -255,7 +269,7 @@ def _slot_arcs(gx: np.ndarray, gy: np.ndarray, cols: _Columns, rx: float, ry: fl
     cx = np.repeat(cols.centres, m)
     direction = np.repeat(cols.dirs, m)
     cy = np.repeat(cols.bases, m) + direction * np.tile(vv, 24)
-    far = _arc_scores(gx, gy, cx, cy, rx, ry, direction, np.arange(20, 161, 10))
+    far = _arc_scores(gx, gy, cx, cy, rx, ry, direction, np.arange(20, 161, 10), same_radius=same_radius)
     return far.reshape(24, n_slots, len(offsets)).max(axis=2), vk
 
 
@@ -270,7 +284,7 @@ def _gradients(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _arc_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, rx: float, ry: float,
                 direction: np.ndarray, angles_deg: np.ndarray, radii=(0.86, 0.95, 1.04),
-                percentile: float = 30.0) -> np.ndarray:
+                percentile: float = 30.0, same_radius: bool = False) -> np.ndarray:
     """Edge strength across an arc of a checker-sized ellipse, for many centres.
 
     At each angle the radial component of the Lab gradient (``gx``, ``gy``: (h, w, 3)
@@ -290,20 +304,29 @@ def _arc_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, 
     yi = np.clip(np.rint(ys).astype(np.int32), 0, h - 1)
     nyb = np.broadcast_to(ny, xi.shape)[..., None]
     g = gx[yi, xi] * (0.125 * ca[..., None]) + gy[yi, xi] * (0.125 * nyb)  # (N, A, R, 3), Lab units
-    per_angle = np.sqrt((g * g).sum(-1)).max(axis=2)  # (N, A)
-    q = int(round(percentile / 100.0 * (per_angle.shape[1] - 1)))
-    return np.partition(per_angle, q, axis=1)[:, q].astype(np.float32)
+    mag = np.sqrt((g * g).sum(-1))  # (N, A, R)
+    if not same_radius:
+        per_angle = mag.max(axis=2)  # (N, A)
+        q = int(round(percentile / 100.0 * (per_angle.shape[1] - 1)))
+        return np.partition(per_angle, q, axis=1)[:, q].astype(np.float32)
+    # One radius for the whole arc (a circle), the best of the radii.
+    q = int(round(percentile / 100.0 * (mag.shape[1] - 1)))
+    return np.partition(mag, q, axis=1)[:, q, :].max(axis=1).astype(np.float32)
 
 
 def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings = CheckerSettings(),
                   colours: Optional[CheckerColours] = None, occlusion: bool = True,
-                  halves: Optional[Sequence[float]] = None, diameter: Optional[float] = None) -> CheckerReading:
+                  halves: Optional[Sequence[float]] = None, diameter: Optional[float] = None,
+                  dice_mask: Optional[np.ndarray] = None) -> CheckerReading:
     """Read every point and the bar from a warped field.
 
     ``field_bgr``: (h, w, 3) uint8 BGR canonical field at ``settings.work_scale``
     (see :func:`warp_for_reading`); ``field``: its registration (for the geometry
     proportions); ``colours``: learned checker colours or ``None`` to cluster them
-    from this frame; ``occlusion``: look for hands/arms/cups.
+    from this frame; ``occlusion``: look for hands/arms/cups; ``dice_mask``: (h, w)
+    bool, True where dice (or the cube) lie (see :func:`dice_mask_from_boxes`): those
+    pixels give no checker evidence (no outline, no difference from the empty
+    point) and no checker colour, so a die neither adds a checker nor hides one.
     Returns a :class:`CheckerReading`. Raises :class:`CheckerReadError` on a bad image.
     """
     import cv2
@@ -315,6 +338,16 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
     h, w = field_bgr.shape[:2]
     lab = _lab(field_bgr)
     gx, gy = _gradients(lab)
+    if dice_mask is not None:
+        if dice_mask.shape != (h, w):
+            raise CheckerReadError(f"dice mask is {dice_mask.shape}, the field image {(h, w)}")
+        dice_mask = dice_mask.astype(bool)
+        if not dice_mask.any():
+            dice_mask = None
+        else:
+            # A die's own edges (and its rim) are no checker outline.
+            gx[dice_mask] = 0
+            gy[dice_mask] = 0
     t1 = time.perf_counter()
     timings["features"] = (t1 - t0) * 1e3
 
@@ -342,11 +375,16 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
         rx = 0.5 * pw * size
         ry = rx * (field.size[1] / field.size[0]) * field.geometry.aspect
         dh = 2 * ry
-        far, vk = _slot_arcs(gx, gy, cols, rx, ry, dh, h, settings)
-        support = float(np.minimum(far / settings.edge_min, 3.0).sum())
-        if best is None or support > best[0] * (1.0 + 1e-6):
-            best = (support, size, rx, ry, dh, far, vk)
+        far, vk = _slot_arcs(gx, gy, cols, rx, ry, dh, h, settings, same_radius=False)
+        support = float(np.minimum(far / settings.tall_edge_min, 3.0).sum())
+        # The nominal size is kept unless another fits clearly better (``size_margin``):
+        # a die or a stray edge must not flip the stacks' pitch.
+        bonus = 1.0 + (settings.size_margin if size == settings.checker_diameter else 0.0)
+        if best is None or support * bonus > best[0] * (1.0 + 1e-6):
+            best = (support * bonus, size, rx, ry, dh, far, vk)
     _, used_diameter, rx, ry, dh, far, vk = best
+    if settings.arc_same_radius:
+        far, vk = _slot_arcs(gx, gy, cols, rx, ry, dh, h, settings, same_radius=True)
     thr = settings.edge_min
     t3 = time.perf_counter()
     timings["arcs"] = (t3 - t2) * 1e3
@@ -356,19 +394,33 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
     inner = cv2.blur(lab, (k, k))
 
     classes = _point_classes()
-    ev = _slot_evidence(far, lab, cols, classes, rx, dh, thr, settings)
+    ev = _slot_evidence(far, lab, cols, classes, rx, dh, thr, settings, dice_mask)
     checkers: list[Checker] = []
     for i in range(24):
         e = ev["evidence"][i]
-        n = _stack_count(e, settings)
+        n = _stack_count(e, settings, ev["covered"][i])
         places = list(ev["v"][:n])
         if n == len(e):  # the line reaches the middle: checkers may overlap (up to 15)
-            places = _tall_stack(gx, gy, cols, i, rx, ry, dh, h, settings) or places
+            places = _tall_stack(gx, gy, inner, cols, i, rx, ry, dh, h, settings) or places
+        first = len(checkers)
+        hidden = []
         for k, v in enumerate(places):
             x = float(cols.centres[i])
             y = float(cols.bases[i] + cols.dirs[i] * v)
             c = inner[int(np.clip(round(y), 0, h - 1)), int(np.clip(round(x), 0, w - 1))]
-            checkers.append(Checker(x, y, (float(c[0]), float(c[1]), float(c[2])), float(e[min(k, len(e) - 1)]), i + 1))
+            kk = min(k, len(e) - 1)
+            if dice_mask is not None:
+                c = _uncovered_colour(lab, dice_mask, x, y, rx, c)
+                if ev["covered"][i, kk] >= 0.5:
+                    hidden.append(len(checkers))
+            checkers.append(Checker(x, y, (float(c[0]), float(c[1]), float(c[2])), max(1.0, float(e[kk])), i + 1,
+                                    outlined=bool(ev["arc"][i, kk] >= 1.0)))
+        seen = [j for j in range(first, len(checkers)) if j not in hidden]
+        if hidden and seen:
+            # A checker mostly under a die has its point's colour (one colour per point).
+            c = np.median(np.array([checkers[j].lab for j in seen]), axis=0)
+            for j in hidden:
+                checkers[j] = dataclasses.replace(checkers[j], lab=(float(c[0]), float(c[1]), float(c[2])))
     t4 = time.perf_counter()
     timings["points"] = (t4 - t3) * 1e3
 
@@ -392,7 +444,14 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
 
         mask, unreadable = find_occluders(ev["strips"], ev["templates"], classes, counts, dh, model,
                                           settings, cols.centres, cols.dirs, (h, w))
-        occluded = bool(mask is not None and mask.any())
+        # A long "stack" without a single checker outline is a sleeve or an arm lying
+        # along the point, not checkers (a real line shows at least its top's edge).
+        shapeless = [i + 1 for i in range(24)
+                     if ev["arc"].shape[1] >= settings.shapeless_run and counts[i] >= settings.shapeless_run
+                     and float(ev["arc"][i, :min(counts[i], ev["arc"].shape[1])].max()) < settings.shapeless_arc]
+        if shapeless:
+            unreadable = tuple(sorted(set(unreadable) | set(shapeless)))
+        occluded = bool(unreadable)
     # A side has 15 checkers: an excess on the readable points and the bar is a misread.
     labelled = _at_most_fifteen(labelled, set(unreadable))
     counts, point_colours, bar = _tally(labelled)
@@ -437,8 +496,50 @@ def _strips(lab: np.ndarray, cols: _Columns, hh: int) -> tuple[np.ndarray, int]:
     return out, ws
 
 
+def _uncovered_colour(lab: np.ndarray, mask: np.ndarray, x: float, y: float, r: float,
+                      default: np.ndarray) -> np.ndarray:
+    """Mean Lab colour (3,) of the disc (0.95 ``r``, inside the rim) at (``x``, ``y``)
+    outside ``mask`` (a die on the checker); ``default`` when the disc is clear or
+    (almost) all covered."""
+    h, w = mask.shape
+    ri = max(1, int(0.95 * r))
+    x0, x1 = max(0, int(x) - ri), min(w, int(x) + ri + 1)
+    y0, y1 = max(0, int(y) - ri), min(h, int(y) + ri + 1)
+    m = mask[y0:y1, x0:x1]
+    if not m.any():
+        return default
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    keep = (((xx - x) ** 2 + (yy - y) ** 2) <= ri * ri) & ~m
+    if keep.sum() < 4:
+        return default
+    return lab[y0:y1, x0:x1][keep].mean(axis=0)
+
+
+def dice_mask_from_boxes(boxes: Sequence[Sequence[float]], field: Field, shape: tuple[int, int],
+                         scale: float, grow: float = 0.05) -> np.ndarray:
+    """Where dice lie on the working field: (h, w) bool for ``shape`` (h, w).
+
+    ``boxes``: image-pixel boxes ``(x0, y0, x1, y1)`` (a die's or the cube's);
+    ``field``: the registration; ``scale``: the working scale
+    (``CheckerSettings.work_scale``); ``grow``: each box is grown by this fraction of
+    its side on every side (rounded corners, shadow, a loose box).
+    """
+    import cv2
+
+    mask = np.zeros(shape, np.uint8)
+    for box in boxes:
+        x0, y0, x1, y1 = (float(v) for v in box)
+        gx_, gy_ = grow * (x1 - x0), grow * (y1 - y0)
+        quad = np.array([[x0 - gx_, y0 - gy_], [x1 + gx_, y0 - gy_], [x1 + gx_, y1 + gy_], [x0 - gx_, y1 + gy_]])
+        pts = field.to_field(quad) * scale
+        if not np.all(np.isfinite(pts)):
+            continue
+        cv2.fillConvexPoly(mask, np.round(pts).astype(np.int32), 1)
+    return mask.astype(bool)
+
+
 def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.ndarray, rx: float, dh: float,
-                   thr: float, settings: CheckerSettings) -> dict[str, Any]:
+                   thr: float, settings: CheckerSettings, dice_mask: Optional[np.ndarray] = None) -> dict[str, Any]:
     """Evidence (>1: a checker) for checker slots 0..K-1 of every point: (24, K).
 
     Two cues, each divided by its threshold, the stronger kept: the far-arc edge score
@@ -450,6 +551,9 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.nda
     n_slots = far.shape[1]
     vk = settings.base_margin * dh + (np.arange(n_slots) + 0.5) * dh
     strips, ws = _strips(lab, cols, hh)
+    dstrips = None
+    if dice_mask is not None:
+        dstrips = _strips(np.repeat(dice_mask[..., None], 3, axis=2).astype(np.float32), cols, hh)[0][..., 0] > 0.5
     # Arc evidence per slot first: it decides which points may serve as empty templates.
     arc = (far / thr).astype(np.float32)
     # A checker at a slot implies checkers below it: occupied-by-arcs = any arc from here up.
@@ -458,12 +562,16 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.nda
     yy, xx = np.mgrid[-int(r_in):int(r_in) + 1, 0:ws]
     disc = ((xx - (ws - 1) / 2) ** 2 + yy ** 2) <= r_in ** 2
     diff = np.zeros((24, n_slots), np.float32)
+    covered_frac = np.zeros((24, n_slots), np.float32)
     # Each class's point colour: the middle of the points a little past their base
     # (2.5-3.5 checkers out, where few stacks reach), median over the class.
     c0, c1 = int(2.5 * dh), int(min(hh, 3.5 * dh))
     mid = strips[:, c0:c1, ws // 2 - 1:ws // 2 + 2].reshape(24, -1, 3).mean(axis=1)
     point_colour = [np.median(mid[cls == c], axis=0) for c in (0, 1)]
     centre_mask = (((xx - (ws - 1) / 2) ** 2 + yy ** 2) <= (0.35 * rx) ** 2)
+    r_out = 0.95 * rx
+    yw, xw = np.mgrid[-int(r_out):int(r_out) + 1, 0:ws]
+    wide = ((xw - (ws - 1) / 2) ** 2 + yw ** 2) <= r_out ** 2
     for k, v in enumerate(vk):
         y0 = int(round(v)) - int(r_in)
         rows = np.arange(y0, y0 + disc.shape[0])
@@ -487,6 +595,31 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.nda
             d = np.sqrt(((pix[idx] - template[None]) ** 2).sum(-1))  # (len(idx), n)
             q = int(round(settings.diff_percentile / 100.0 * (d.shape[1] - 1)))
             raw = np.partition(d, q, axis=1)[:, q]
+            if dstrips is not None:
+                # Pixels under a die are no evidence: the percentile over the rest of
+                # the disc, or of a slightly wider one when the die hides most of it (a
+                # checker shows its ring around a die lying on it; an empty point its
+                # own colour around a die).
+                covered = dstrips[idx][:, rows[ok]][:, mask]  # (len(idx), n)
+                covered_frac[idx, k] = covered.mean(axis=1)
+                touched = np.nonzero(covered.any(axis=1))[0]
+                if len(touched):
+                    rows_w = np.arange(int(round(v)) - int(r_out), int(round(v)) + int(r_out) + 1)
+                    ok_w = (rows_w >= 0) & (rows_w < hh)
+                    disc_w = wide[ok_w]
+                    pix_w = strips[idx][:, rows_w[ok_w]][:, disc_w]  # (len(idx), n_w, 3)
+                    cov_w = dstrips[idx][:, rows_w[ok_w]][:, disc_w]
+                    tmpl_w = np.median(pix_w[np.searchsorted(idx, ref)], axis=0)
+                    for j in touched:
+                        rest = d[j][~covered[j]]
+                        if len(rest) < 0.5 * d.shape[1]:
+                            # Most of the inner disc is hidden: the wider ring instead.
+                            rest = np.sqrt(((pix_w[j][~cov_w[j]] - tmpl_w[~cov_w[j]]) ** 2).sum(-1))
+                        if len(rest) < 0.25 * pix_w.shape[1]:
+                            raw[j] = 0.0
+                        else:
+                            qj = int(round(settings.diff_percentile / 100.0 * (len(rest) - 1)))
+                            raw[j] = np.partition(rest, qj)[qj]
             # On a clean board the empty points match their template closely: the
             # threshold drops towards ``colour_floor`` (dark checkers on dark points).
             noise = float(np.median(raw[np.searchsorted(idx, ref)]))
@@ -499,7 +632,8 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.nda
         idx = np.nonzero(cls == c)[0]
         free = idx[~arc_occ[idx, 0]]
         full.append(np.median(strips[idx if len(free) < 3 else free], axis=0))
-    return {"evidence": ev, "v": vk, "arc": arc, "diff": diff, "strips": strips, "templates": full}
+    return {"evidence": ev, "v": vk, "arc": arc, "diff": diff, "strips": strips, "templates": full,
+            "covered": covered_frac}
 
 
 def _bar_checkers(lab: np.ndarray, gx: np.ndarray, gy: np.ndarray, inner: np.ndarray, bx: float, gap: float,
@@ -589,15 +723,15 @@ def _bar_checkers(lab: np.ndarray, gx: np.ndarray, gy: np.ndarray, inner: np.nda
     return out
 
 
-def _tall_stack(gx: np.ndarray, gy: np.ndarray, cols: _Columns, i: int, rx: float, ry: float, dh: float, h: int,
-                settings: CheckerSettings) -> list[float]:
+def _tall_stack(gx: np.ndarray, gy: np.ndarray, inner: np.ndarray, cols: _Columns, i: int, rx: float, ry: float,
+                dh: float, h: int, settings: CheckerSettings) -> list[float]:
     """Checker places along a point whose line reaches the board's middle.
 
     Overlapping checkers each show outlines across the line (near and far arcs peak
     at every checker). The outline peaks (at least 0.3 checker apart) give the
     spacing; when near and far agree on a spacing clearly less than a checker, the
-    count is the span over the spacing, plus one (at most 15).
-    Returns the checker centres (distances from the base) or ``[]`` when the line
+    count is the span over the spacing, plus one (at most 15), provided the line keeps
+    one colour all along. Returns the checker centres (distances from the base) or ``[]`` when the line
     does not overlap.
     """
     hh = int(0.5 * h)
@@ -607,7 +741,7 @@ def _tall_stack(gx: np.ndarray, gy: np.ndarray, cols: _Columns, i: int, rx: floa
     d = np.full(hh, cols.dirs[i])
     found = []
     for angles in (np.arange(200, 341, 10), np.arange(20, 161, 10)):
-        score = _arc_scores(gx, gy, cx, cy, rx, ry, d, angles) / settings.edge_min
+        score = _arc_scores(gx, gy, cx, cy, rx, ry, d, angles) / settings.tall_edge_min
         order = np.argsort(-score)
         peaks: list[int] = []
         for j in order:
@@ -619,7 +753,10 @@ def _tall_stack(gx: np.ndarray, gy: np.ndarray, cols: _Columns, i: int, rx: floa
         peaks.sort()
         if len(peaks) < 3:
             return []
-        found.append((peaks, float(np.median(np.diff(peaks)))))
+        spacing = float(np.median(np.diff(peaks)))
+        if spacing >= 0.85 * dh:  # checkers side by side: not an overlapping line
+            return []
+        found.append((peaks, spacing))
     (near, s_near), (far, s_far) = found
     # Overlap shows on both sides of every checker's outline alike; rims or emblems
     # that double the peaks on one side only do not count.
@@ -631,7 +768,14 @@ def _tall_stack(gx: np.ndarray, gy: np.ndarray, cols: _Columns, i: int, rx: floa
     if n <= int((hh + 0.3 * dh) // dh):
         return []
     step = span / max(1, n - 1)
-    return [0.5 * dh + k * step for k in range(n)]
+    places = [0.5 * dh + k * step for k in range(n)]
+    # One colour all along (a hand at the end of a line is not more checkers).
+    ys = np.clip(np.rint(cols.bases[i] + cols.dirs[i] * np.array(places)).astype(int), 0, inner.shape[0] - 1)
+    x = int(np.clip(round(cols.centres[i]), 0, inner.shape[1] - 1))
+    labs = _weighted(inner[ys, x], settings)
+    if np.linalg.norm(labs - np.median(labs, axis=0), axis=1).max() > settings.colour_reject:
+        return []
+    return places
 
 
 def _tally(checkers: Sequence[Checker]) -> tuple[list[int], list[Optional[str]], dict[str, int]]:
@@ -673,16 +817,22 @@ def _at_most_fifteen(checkers: list[Checker], unreadable: set[int] = frozenset()
     return out
 
 
-def _stack_count(e: np.ndarray, settings: CheckerSettings) -> int:
+def _stack_count(e: np.ndarray, settings: CheckerSettings, covered: Optional[np.ndarray] = None) -> int:
     """Checkers in a line from the base given per-slot evidence ``e`` (K,): the longest
     run from slot 0 of slots reaching 1; a slot reaching only ``settings.slot_weak``
-    is bridged when the next one reaches 1 (a faint checker inside a stack)."""
+    is bridged when the next one reaches 1 (a faint checker inside a stack), unless a
+    die covers a fifth of it or more (``covered``: (K,) fractions; a die's remains are
+    no faint checker); a slot a die covers is bridged whatever its evidence when the
+    next one reaches 1 (checkers stand in a line from the base: one is under the die)."""
     n = 0
     k = 0
     while k < len(e):
         if e[k] >= 1.0:
             n = k + 1
-        elif e[k] >= settings.slot_weak and k + 1 < len(e) and e[k + 1] >= 1.0:
+        elif covered is not None and covered[k] >= 0.2 and k + 1 < len(e) and e[k + 1] >= 1.0:
+            pass  # a die hides this slot but a checker stands beyond it: checkers do not float
+        elif (e[k] >= settings.slot_weak and k + 1 < len(e) and e[k + 1] >= 1.0
+              and (covered is None or covered[k] < 0.2)):
             pass
         else:
             break
@@ -719,36 +869,49 @@ def classify_colours(checkers: Sequence[Checker], colours: Optional[CheckerColou
         groups.setdefault(key, []).append(idx)
     keys = list(groups)
     feats = np.array([np.median([checkers[i].lab for i in groups[k]], axis=0) for k in keys], np.float32)
-    weights = np.array([len(groups[k]) for k in keys], np.float32)
+    # Checkers seen by their outline weigh fully; colour-only ones (a hand or a cup can
+    # pass for a line of them) a quarter, so they cannot pull a cluster their way.
+    weights = np.array([sum(1.0 if checkers[i].outlined else 0.25 for i in groups[k]) for k in keys], np.float32)
     wf = _weighted(feats, settings)
 
     def centres_from(model: CheckerColours) -> np.ndarray:
         return _weighted(np.array([model.light, model.dark], np.float32), settings)
 
-    model = colours
-    if model is None:
-        if len(keys) >= 2:
-            # Two medoids under a truncated loss: a stray detection (a die, a shadow)
-            # costs at most ``colour_reject`` and cannot drag a centre towards it.
-            dmat = np.linalg.norm(wf[:, None, :] - wf[None, :, :], axis=2)
-            capped = np.minimum(dmat, settings.colour_reject)
-            best, pair = np.inf, (0, 0)
-            for a in range(len(keys)):
-                for b in range(a + 1, len(keys)):
-                    cost = float((weights * np.minimum(capped[a], capped[b])).sum())
-                    if cost < best:
-                        best, pair = cost, (a, b)
-            a, b = pair
-            if dmat[a, b] >= settings.colour_split:
-                lab_c = []
-                for j in (a, b):
-                    other = b if j == a else a
-                    sel = (dmat[j] <= dmat[other]) & (dmat[j] <= settings.colour_reject)
-                    lab_c.append(np.median(np.repeat(feats[sel], weights[sel].astype(int), axis=0), axis=0))
+    model = None
+    if len(keys) >= 2:
+        # Two medoids under a truncated loss: a stray detection (a die, a shadow)
+        # costs at most ``colour_reject`` and cannot drag a centre towards it.
+        dmat = np.linalg.norm(wf[:, None, :] - wf[None, :, :], axis=2)
+        capped = np.minimum(dmat, settings.colour_reject)
+        best, pair = np.inf, (0, 0)
+        for a in range(len(keys)):
+            for b in range(a + 1, len(keys)):
+                cost = float((weights * np.minimum(capped[a], capped[b])).sum())
+                if cost < best:
+                    best, pair = cost, (a, b)
+        a, b = pair
+        if dmat[a, b] >= settings.colour_split:
+            lab_c = []
+            for j in (a, b):
+                other = b if j == a else a
+                sel = (dmat[j] <= dmat[other]) & (dmat[j] <= settings.colour_reject)
+                lab_c.append(np.median(np.repeat(feats[sel], np.maximum(1, np.rint(weights[sel] * 4)).astype(int), axis=0), axis=0))
+            if colours is not None:
+                # Learned colours name the two clusters (the light set may be the darker
+                # one in this frame's light); the clusters follow this frame's lighting.
+                learned = centres_from(colours)
+                got = _weighted(np.array(lab_c, np.float32), settings)
+                straight = np.linalg.norm(got[0] - learned[0]) + np.linalg.norm(got[1] - learned[1])
+                swapped = np.linalg.norm(got[0] - learned[1]) + np.linalg.norm(got[1] - learned[0])
+                light_j = 0 if straight <= swapped else 1
+            else:
                 light_j = int(np.argmax([lab_c[0][0], lab_c[1][0]]))
-                model = CheckerColours(tuple(float(v) for v in lab_c[light_j]),  # type: ignore[arg-type]
-                                       tuple(float(v) for v in lab_c[1 - light_j]))
-        if model is None:
+            model = CheckerColours(tuple(float(v) for v in lab_c[light_j]),  # type: ignore[arg-type]
+                                   tuple(float(v) for v in lab_c[1 - light_j]))
+    if model is None:
+        if colours is not None:
+            model = colours  # one set in view: the learned colours decide
+        else:
             name = "light" if float(np.average(feats[:, 0], weights=weights)) >= 128 else "dark"
             return [dataclasses.replace(c, colour=name) for c in checkers], None
     cen = centres_from(model)

@@ -93,10 +93,21 @@ def _reader_for(args: argparse.Namespace, image):
         raise UserError(str(exc)) from None
 
 
+#: Picture formats ``--annotate`` can write.
+PICTURE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+
+
 def cmd_read(args: argparse.Namespace) -> int:
     """``companion read``: print the reading of one photo (text or ``--json``)."""
     from vision.reader import ImageError, load_image
     from vision.registration import RegistrationError
+
+    if args.annotate:
+        out = pathlib.Path(args.annotate)
+        if out.suffix.lower() not in PICTURE_SUFFIXES:
+            raise UserError(f"--annotate needs a picture name ({', '.join(PICTURE_SUFFIXES)}), got {out.name!r}")
+        if not out.parent.is_dir():
+            raise UserError(f"cannot write {out}: folder {out.parent} does not exist")
 
     try:
         image = load_image(args.image)
@@ -121,12 +132,17 @@ def cmd_read(args: argparse.Namespace) -> int:
         from vision.annotate import annotate
 
         pic = annotate(image, result.field, obs, result.checkers, reader.settings.work_scale)
+        if obs.dice or obs.cube is not None:
+            from vision.dice_annotate import annotate as annotate_dice
+
+            pic = annotate_dice(pic, obs.dice, obs.cube)
         out = pathlib.Path(args.annotate)
-        if out.parent and not out.parent.exists():
-            raise UserError(f"cannot write {out}: folder {out.parent} does not exist")
-        ok = cv2.imwrite(str(out), pic)
+        try:
+            ok = cv2.imwrite(str(out), pic)
+        except cv2.error:
+            ok = False
         if not ok:
-            raise UserError(f"cannot write {out} (use a .png or .jpg name)")
+            raise UserError(f"cannot write {out} (use a .png or .jpg name in an existing folder)")
     if args.json:
         print(json.dumps(obs.to_dict()))
     else:

@@ -233,8 +233,12 @@ def _shade(c: BGR, f: float) -> BGR:
     return tuple(int(max(0, min(255, v * f))) for v in c)  # type: ignore[return-value]
 
 
-def _checker_positions(state: BoardState, geometry: BoardGeometry, stack: str) -> list[tuple[float, float, str, int, int]]:
-    """Checker centres in canonical field pixels: (x, y, colour, point, layer)."""
+def _checker_positions(state: BoardState, geometry: BoardGeometry, stack: str, jitter: float = 0.0,
+                       rng: Optional[np.random.Generator] = None) -> list[tuple[float, float, str, int, int]]:
+    """Checker centres in canonical field pixels: (x, y, colour, point, layer).
+
+    ``jitter``: sloppy placement, as a fraction of a point's width: each checker is
+    moved sideways by up to that much and its line gets gaps of up to half that."""
     w, h = FIELD_WIDTH, FIELD_HEIGHT
     bar_x0 = 0.5 * w * (1 - geometry.bar_width)
     bar_x1 = 0.5 * w * (1 + geometry.bar_width)
@@ -261,8 +265,14 @@ def _checker_positions(state: BoardState, geometry: BoardGeometry, stack: str) -
                 out.append((cx, y, colour, p, layer))
         else:
             pitch = dh if n <= per_line else (max_line - dh - margin) / (n - 1)
+            gap = 0.0
             for k in range(n):
-                out.append((cx, base + direction * (margin + dh / 2 + k * pitch), colour, p, 0))
+                dx = 0.0
+                if jitter > 0 and rng is not None:
+                    dx = float(rng.uniform(-jitter, jitter)) * pw
+                    if n < per_line:
+                        gap += float(rng.uniform(0, 0.5 * jitter)) * pw
+                out.append((cx + dx, base + direction * (margin + dh / 2 + k * pitch + gap), colour, p, 0))
     # Bar: light checkers in the top half's middle-ish, dark in the bottom half (as players put them).
     bx = 0.5 * (bar_x0 + bar_x1)
     for colour, sign in (("light", -1), ("dark", 1)):
@@ -282,6 +292,7 @@ def render_board(
     stack: Literal["overlap", "two_high"] = "overlap",
     background: BGR = (90, 70, 50),
     seed: int = 0,
+    jitter: float = 0.0,
 ) -> RenderedBoard:
     """Draw ``state`` and return the image with its ground truth (:class:`RenderedBoard`).
 
@@ -289,7 +300,9 @@ def render_board(
     (default: straight above, field 85% of a 1280x720 frame); ``lighting``;
     ``hands``: hands/arms over the board; ``stack``: how points with more than fit
     in a line are drawn; ``background``: the table's colour; ``seed``: noise and
-    texture seed. Points whose checkers (or first checker slot) a hand covers are
+    texture seed; ``jitter``: sloppy placement (checkers off their point's centre line
+    by up to this fraction of a point's width, small gaps between them). Points whose
+    checkers (or first checker slot) a hand covers are
     listed in ``truth["unreadable_points"]``. Off checkers are drawn in the trays
     beside the field (``off_visible`` true). Raises :class:`RenderError` for an
     unknown style.
@@ -350,7 +363,7 @@ def render_board(
     dw = pw * g.checker_diameter
     dh = dw * (fh / fw) * g.aspect
     rx, ry = dw / 2 * _S, dh / 2 * _S
-    positions = _checker_positions(state, g, stack)
+    positions = _checker_positions(state, g, stack, jitter, rng)
     shadow_layer = np.zeros((ch, cw), np.float32)
     for x, y, colour, _p, layer in positions:
         cx, cy = to_canvas(x, y)

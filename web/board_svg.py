@@ -25,7 +25,7 @@ MAX_DRAWN = 5
 TRIANGLE_H = 200
 
 ILLEGAL = "#d55e00"  # Okabe-Ito vermillion
-HINT = "#0072b2"  # Okabe-Ito blue
+HINT = "#56b4e9"  # Okabe-Ito sky blue (stays apart from the felt in all three simulations)
 LIGHT_CHECKER, DARK_CHECKER = "#f6efdc", "#262626"
 POINT_COLOURS = ("#c9a26b", "#6f8597")
 FELT = "#2f5d46"
@@ -155,6 +155,19 @@ def _trays(board: TableBoard) -> str:
 def _cube(value: int, owner: Optional[int], offered: bool = False) -> str:
     size = 44
     x = 13
+    if offered:
+        # A double on offer: the cube turned to the next value, dashed, in the middle.
+        y = (FIELD_TOP + FIELD_BOTTOM) / 2 - size / 2
+        shown = max(2, value * 2)
+        return (
+            f'<g id="cube" data-value="{value}" data-place="offered" data-offered="{shown}">'
+            f'<rect x="{x}" y="{y}" width="{size}" height="{size}" rx="6" fill="#fff" stroke="{HINT}" '
+            f'stroke-width="4" stroke-dasharray="6 4"/>'
+            f'<text x="{x + size / 2}" y="{y + size / 2 + 7}" text-anchor="middle" font-size="20" '
+            f'font-weight="bold" fill="#000">{shown}</text>'
+            f'<text x="{x + size / 2}" y="{y + size + 18}" text-anchor="middle" font-size="13" '
+            f'fill="#000">offered</text></g>'
+        )
     if owner == 1:
         y = FIELD_TOP
         place = "top"
@@ -224,6 +237,7 @@ def render_board_svg(
     dice_cocked: bool = False,
     cube_value: int = 1,
     cube_owner: Optional[int] = None,
+    cube_offered: bool = False,
     illegal_points: Iterable[int] = (),
     hint_points: Iterable[int] = (),
     title: str = "Backgammon board",
@@ -234,7 +248,8 @@ def render_board_svg(
     ``dice``: values 1-6 to draw in ``roller``'s right-hand board (``roller`` 0
     bottom, 1 top, None unknown: drawn on the right); ``dice_cocked`` draws them
     tilted with a dashed vermillion outline and "roll again". ``cube_owner``
-    None draws the cube centred (64 shown for a cube of 1). ``illegal_points``
+    None draws the cube centred (64 shown for a cube of 1); ``cube_offered``
+    draws it turned to the next value, dashed, "offered". ``illegal_points``
     (table points) get a thick vermillion outline, hatching and a "!" label;
     ``hint_points`` a dashed blue outline (teaching mode). Text is escaped.
     """
@@ -259,7 +274,7 @@ def render_board_svg(
         parts.append(_point(point, board.points[point], point in illegal, point in hint))
     parts.append(_bar(board))
     parts.append(_trays(board))
-    parts.append(_cube(cube_value, cube_owner))
+    parts.append(_cube(cube_value, cube_owner, cube_offered))
     parts.append(_dice(dice, roller, dice_cocked))
     parts.append("</svg>")
     return "".join(parts)

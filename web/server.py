@@ -78,6 +78,7 @@ class DashboardServer:
 
     @property
     def running(self) -> bool:
+        """True while the server's thread runs."""
         return self._thread.is_alive()
 
     def stop(self, timeout: float = 5.0) -> None:
@@ -150,6 +151,9 @@ def start_dashboard(
 
     host, port = parse_address(address)
     config: dict[str, Any] = {"VIEW_REQUIRES_TOKEN": viewing_needs_token(host, open_viewing)}
+    if port:
+        # Browsers share cookies between ports of one host: one cookie per dashboard.
+        config["SESSION_COOKIE_NAME"] = f"companion_{port}"
     if token:
         config["ACCESS_TOKEN"] = token
     app = create_app(config, session=session)

@@ -83,26 +83,31 @@ class Tracker:
 
     @property
     def verdict(self) -> Optional[dict[str, Any]]:
+        """The newest judged verdict (not in progress), or None."""
         with self._lock:
             return dict(self._verdict) if self._verdict else None
 
     @property
     def cocked(self) -> Optional[dict[str, Any]]:
+        """The cocked-dice event still in force, or None."""
         with self._lock:
             return dict(self._cocked) if self._cocked else None
 
     @property
     def games(self) -> list[dict[str, Any]]:
+        """The finished games, in order."""
         with self._lock:
             return [dict(g) for g in self._games]
 
     @property
     def overrides(self) -> list[dict[str, Any]]:
+        """The override events, in order (the audit trail)."""
         with self._lock:
             return [dict(o) for o in self._overrides]
 
     @property
     def resignation(self) -> Optional[dict[str, Any]]:
+        """The pending resignation offer, or None."""
         with self._lock:
             return dict(self._resignation) if self._resignation else None
 

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional, Sequence
 
+from web.alerts import cocked_alert, game_over_alert, verdict_alert
 from web.board_svg import render_board_svg
+from web.devices import device_status
+from web.rules_view import board_from_position_id, legal_plays_of
 from web.table import BoardDataError, TableBoard, board_from_state
 from web.tracker import Tracker
 
@@ -92,99 +95,6 @@ def _cube_of(state: Mapping[str, Any]) -> tuple[int, Optional[int], bool]:
     return value, _int_or_none(state.get("cube_owner")), False
 
 
-def _verdict_alert(verdict: Mapping[str, Any], teaching: bool, names: list[str]) -> Optional[dict[str, Any]]:
-    kind = verdict.get("verdict")
-    player = verdict.get("player")
-    who = names[player] if player in (0, 1) else "The player"
-    if kind == "illegal":
-        lines = []
-        if teaching:
-            lines = [str(r.get("message") or r.get("code")) for r in verdict.get("reasons") or () if isinstance(r, Mapping)]
-        return {
-            "kind": "illegal",
-            "title": "Illegal play",
-            "subtitle": f"{who} played {verdict['play']}" if verdict.get("play") else f"{who}'s play is not legal",
-            "lines": lines,
-            "closest_legal": verdict.get("closest_legal") if teaching else None,
-            "instruction": "Put the checkers back and play again.",
-            "illegal_points": [int(p) for p in verdict.get("points_differing") or ()],
-            "hint_points": [int(p) for p in verdict.get("points_played") or ()] if teaching else [],
-        }
-    if kind == "corrected":
-        return {
-            "kind": "corrected",
-            "title": "Corrected",
-            "subtitle": f"{who}'s play is now legal" + (f": {verdict['play']}" if verdict.get("play") else ""),
-            "lines": [],
-            "closest_legal": None,
-            "instruction": "",
-            "illegal_points": [],
-            "hint_points": [],
-        }
-    return None
-
-
-def _legal_plays(state: Mapping[str, Any], dice: Sequence[int]) -> Optional[list[str]]:
-    """The legal plays of ``dice`` from the state's ``position`` (the on-roll
-    player's view), by the rules engine (``companion.legal``); None when the
-    position cannot be read or has no legal plays to list."""
-    position = state.get("position")
-    if isinstance(position, Mapping):
-        position = position.get("signed")
-    if not isinstance(position, Sequence) or len(position) != 26:
-        return None
-    try:
-        from companion.legal import legal_plays
-        from companion.position import Position
-
-        plays = legal_plays(Position.from_signed(list(position)), (int(dice[0]), int(dice[1])))
-    except (ValueError, ImportError):
-        return None
-    return [str(play) for play in plays]
-
-
-def _board_from_position_id(position_id: Any, player: Any) -> Optional[TableBoard]:
-    """The table board of a gnubg Position ID seen from ``player`` (0/1), by the
-    rules engine (``companion.position``); None when it cannot be decoded."""
-    if not isinstance(position_id, str) or player not in (0, 1):
-        return None
-    try:
-        from companion.position import Position
-
-        return TableBoard.from_signed(Position.from_position_id(position_id).to_signed(), player)
-    except (ValueError, ImportError):
-        return None
-
-
-BOARD_STATUS = {
-    "moving": "moving",
-    "occluded": "a hand over the board",
-    "settling": "settling",
-    "undecided": "not sure yet",
-    "held": "held (not judged)",
-    "stable": "still, read",
-    "unreadable": "unreadable",
-}
-
-
-def _devices(tracker: Optional[Tracker]) -> dict[str, Any]:
-    devices = tracker.devices if tracker else {}
-    out: dict[str, Any] = {"camera": None, "board": None, "leds": None, "warning": None}
-    source = devices.get("source")
-    if source:
-        out["camera"] = source.get("status", "") + (f": {source['detail']}" if source.get("detail") else "")
-        if source.get("status") in ("lost", "reconnecting"):
-            out["warning"] = "Camera " + out["camera"] + ". The referee keeps the match and waits."
-    board = devices.get("board")
-    if board:
-        status = str(board.get("status", ""))
-        out["board"] = BOARD_STATUS.get(status, status) + (f": {board['detail']}" if board.get("detail") else "")
-    link = devices.get("link")
-    if link:
-        out["leds"] = str(link.get("state", "")) + (f": {link['detail']}" if link.get("detail") else "")
-    return out
-
-
 def build_view(state: Mapping[str, Any], tracker: Optional[Tracker]) -> dict[str, Any]:
     """Everything the templates draw, as plain data (see ``templates/_live.html``)."""
     names = players_of(state)
@@ -209,23 +119,13 @@ def build_view(state: Mapping[str, Any], tracker: Optional[Tracker]) -> dict[str
         verdict = state.get("last_verdict")
     else:
         verdict = tracker.verdict if tracker else None
-    alert = _verdict_alert(verdict, teaching, names) if isinstance(verdict, Mapping) else None
+    alert = verdict_alert(verdict, teaching, names) if isinstance(verdict, Mapping) else None
+    if alert and alert["kind"] in ("corrected", "accepted") and state.get("waiting_for") in ("play", "game_over"):
+        alert = None  # a passing notice: gone once the next roll is being played
     cocked_event = tracker.cocked if tracker else None
     if cocked_event or cocked_flag:
-        reasons = []
-        if cocked_event and teaching:
-            reasons = [str(r.get("message") or r.get("code")) for r in cocked_event.get("reasons") or ()]
+        alert = cocked_alert(cocked_event, teaching, names, roller)
         player = (cocked_event or {}).get("player", roller)
-        alert = {
-            "kind": "cocked",
-            "title": "Cocked dice: roll again",
-            "subtitle": f"{names[player]} must roll both dice again" if player in (0, 1) else "Roll both dice again",
-            "lines": reasons,
-            "closest_legal": None,
-            "instruction": "",
-            "illegal_points": [],
-            "hint_points": [],
-        }
         if cocked_event and cocked_event.get("dice") and not dice:
             dice = [int(d) for d in cocked_event["dice"] if 1 <= int(d) <= 6]
             roller = player if player in (0, 1) else roller
@@ -247,27 +147,18 @@ def build_view(state: Mapping[str, Any], tracker: Optional[Tracker]) -> dict[str
     in_progress = tracker.in_progress if tracker else None
     progress_points: list[int] = []
     if alert is None and in_progress and state.get("waiting_for") == "play":
-        partial = _board_from_position_id(in_progress.get("position_id_after"), in_progress.get("player"))
+        partial = board_from_position_id(in_progress.get("position_id_after"), in_progress.get("player"))
         if partial is not None:
             board = partial
             board_caption = f"Play in progress: {in_progress.get('play') or '…'}"
             caption_kind = "progress"
             progress_points = [int(p) for p in in_progress.get("points_played") or ()]
-    if alert is None and state.get("waiting_for") == "game_over" and tracker is not None and tracker.games:
-        game = tracker.games[-1]
-        winner = game.get("winner")
-        points = game.get("points", 1)
-        alert = {
-            "kind": "game_over",
-            "title": "Match over" if game.get("match_over") else "Game over",
-            "subtitle": f"{names[winner] if winner in (0, 1) else '?'} wins {points} point{'s' if points != 1 else ''}"
-            f" ({game.get('kind', 'single')}); score {score[0]}-{score[1]}",
-            "lines": [],
-            "closest_legal": None,
-            "instruction": "",
-            "illegal_points": [],
-            "hint_points": [],
-        }
+    games = state.get("games")
+    if not isinstance(games, Sequence) or isinstance(games, str):
+        games = tracker.games if tracker else []
+    games = [dict(g) for g in games if isinstance(g, Mapping)]
+    if alert is None and state.get("waiting_for") == "game_over" and games:
+        alert = game_over_alert(games[-1], names, score)
     pip_counts = list(board.pip_counts())
     waiting_for = state.get("waiting_for")
     board_lines = board.describe(names)
@@ -279,20 +170,18 @@ def build_view(state: Mapping[str, Any], tracker: Optional[Tracker]) -> dict[str
         dice_cocked=bool(alert and alert["kind"] == "cocked"),
         cube_value=cube_value,
         cube_owner=cube_owner,
+        cube_offered=cube_offered,
         illegal_points=alert["illegal_points"] if alert else (),
         hint_points=alert["hint_points"] if alert else progress_points,
         title=f"Board: {names[0]} (light, bottom) against {names[1]} (dark, top)",
         description=description,
     )
-    games = state.get("games")
-    if not isinstance(games, Sequence) or isinstance(games, str):
-        games = tracker.games if tracker else []
     resignation = state.get("resignation", tracker.resignation if tracker else None)
     legal_plays = None
     if teaching:
         legal_plays = state.get("legal_plays")
         if legal_plays is None and state.get("waiting_for") in ("play", "correction") and len(dice) == 2:
-            legal_plays = _legal_plays(state, dice)
+            legal_plays = legal_plays_of(state, dice)
     return {
         "players": names,
         "mode": mode,
@@ -302,7 +191,6 @@ def build_view(state: Mapping[str, Any], tracker: Optional[Tracker]) -> dict[str
         "board_error": board_error,
         "board_caption": board_caption,
         "board_caption_kind": caption_kind,
-        "diagram": (state.get("position") or {}).get("diagram") if isinstance(state.get("position"), Mapping) else state.get("diagram"),
         "pip_counts": pip_counts if teaching else None,
         "score": list(score),
         "match_length": match_length,
@@ -323,10 +211,10 @@ def build_view(state: Mapping[str, Any], tracker: Optional[Tracker]) -> dict[str
         ),
         "alert": alert,
         "legal_plays": [str(p) for p in legal_plays] if isinstance(legal_plays, Sequence) and not isinstance(legal_plays, str) else None,
-        "games": [dict(g) for g in games if isinstance(g, Mapping)],
+        "games": games,
         "overrides": tracker.overrides if tracker else [],
         "resignation": resignation if isinstance(resignation, Mapping) else None,
         "resign_levels": RESIGN_LEVELS,
         "settings": settings_of(state),
-        "devices": _devices(tracker),
+        "devices": device_status(tracker),
     }

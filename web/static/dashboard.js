@@ -136,6 +136,8 @@
   function setConnection(state, text) {
     connection.dataset.state = state;
     connection.textContent = text;
+    // A board that is no longer live must not look live.
+    document.body.classList.toggle("offline", state === "reconnecting" || state === "connecting");
   }
 
   function connect() {
@@ -146,7 +148,7 @@
     es.addEventListener("view", function (m) {
       try { apply(JSON.parse(m.data)); } catch (e) { setConnection("error", "Bad view: " + e.message); }
     });
-    es.onerror = function () { setConnection("reconnecting", "Connection lost: reconnecting…"); };
+    es.onerror = function () { setConnection("reconnecting", "Connection lost: the board below may be out of date. Reconnecting…"); };
     es.onmessage = function (m) {
       var received = nowMs();
       var ev;
