@@ -23,7 +23,7 @@ from typing import Any, Optional
 from companion.scripted_game import STILL_FRAMES, DieSpec, Scene, Script, _Builder
 from companion.table import TableLayout, right_half, signed_to_points
 
-DEMO_VERSION = 4
+DEMO_VERSION = 5
 DEMO_FPS = 10.0
 DEMO_SIZE = (1280, 720)
 #: The demo's players: player 0 (image bottom) plays the light checkers.
@@ -84,7 +84,7 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
                  seed: int = 0, style: str = "tournament") -> Any:
     """One frame of ``scene``: (H, W, 3) uint8 BGR, ``size`` (width, height) pixels.
     The board, checkers and hands by ``vision.render_board``; the dice (cocked
-    dice tilted 20 degrees) and the cube by ``vision.render_dice``."""
+    dice lean 30 degrees) and the cube by ``vision.render_dice``."""
     import numpy as np
 
     from vision.registration import FIELD_HEIGHT, FIELD_WIDTH
@@ -118,7 +118,7 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
     for d in scene.dice:
         fx = (0.70 if d.half == "right" else 0.20) + 0.10 * d.slot
         draw_die(image, to_image(fx, 0.5), die_px, d.value, yaw_deg=17.0 + 29.0 * d.slot + 7 * d.value,
-                 tilt_deg=22.0 if d.cocked else 0.0, tilt_dir_deg=40.0, style=red)
+                 tilt_deg=30.0 if d.cocked else 0.0, tilt_dir_deg=40.0, style=red)
     # the cube lies on the frame left of the playing field (clear of the bar's
     # checkers and of the borne-off trays on the right): middle when centred,
     # at the owner's end otherwise
