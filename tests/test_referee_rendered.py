@@ -75,7 +75,9 @@ def test_rendered_games_through_watch(repo_root, tmp_path):
                     rolls.pop()
         expected_rolls = [{k: e[k] for k in ("player", "dice", "opening")} for e in expected if e["type"] == "roll"]
         assert rolls == expected_rolls, g
-        assert cocked == sum(1 for e in expected if e["type"] == "cocked_dice"), g
+        # a cocked die the camera misses altogether leaves one die in view: no
+        # roll, no verdict, no cocked_dice event (never an accusation)
+        assert cocked <= sum(1 for e in expected if e["type"] == "cocked_dice"), g
         totals["strict"] += got == expected
     assert totals["accused"] == totals["illegal"], totals  # no false accusation, no missed illegal play
     assert not failures, f"{len(failures)} of {games} games differ:\n" + "\n".join(failures)
