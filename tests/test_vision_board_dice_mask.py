@@ -84,3 +84,46 @@ def test_real_photo_die_on_an_empty_point(shared_data):
     obs = reader.read(image).to_dict()
     assert obs["points"][7]["count"] == 0 and obs["points"][7]["colour"] is None
     assert truth["points"][7][0] == 0
+
+
+# --- the counting rules these changes added (pure functions) -------------------------------
+
+def test_stack_count_bridges_at_most_two_faint_slots():
+    from vision.checkers import _stack_count
+
+    s = CheckerSettings()
+    assert _stack_count(np.array([1.2, 0.8, 0.75, 1.3, 0.1]), s) == 4  # two faint ones inside a stack
+    assert _stack_count(np.array([1.2, 0.8, 0.75, 0.8, 1.3]), s) == 1  # three faint: an uneven empty point
+    assert _stack_count(np.array([1.2, 0.5, 1.3]), s) == 1  # too faint to bridge
+
+
+def test_stack_count_under_a_die():
+    from vision.checkers import _stack_count
+
+    s = CheckerSettings()
+    # A die hides the base slot but a checker stands beyond it: checkers do not float.
+    assert _stack_count(np.array([0.0, 1.5, 0.2]), s, covered=np.array([0.9, 0.0, 0.0])) == 2
+    # A die's remains are no faint checker: a covered faint slot starts no faint run.
+    assert _stack_count(np.array([1.4, 0.8, 0.8, 1.2]), s, covered=np.array([0.0, 0.4, 0.0, 0.0])) == 1
+    assert _stack_count(np.array([1.4, 0.8, 0.8, 1.2]), s) == 4  # the same slots without the die
+    assert _stack_count(np.array([0.0, 0.1]), s, covered=np.array([0.9, 0.0])) == 0
+
+
+def _line(place, n, colour, arc, outlined=False):
+    from vision.checkers import Checker
+
+    return [Checker(0.0, float(k), (50.0, 128.0, 128.0), 1.5, place, colour, outlined, arc) for k in range(n)]
+
+
+def test_over_fifteen_a_rimless_line_is_cloth():
+    from vision.checkers import _colour_only_lines
+
+    s = CheckerSettings()
+    outlined = _line(1, 5, "dark", 3.0, True) + _line(6, 5, "dark", 3.0, True) + _line(12, 2, "dark", 3.0, True)
+    sleeve = _line(17, 4, "dark", 0.05)
+    assert _colour_only_lines(outlined + sleeve, set(), s) == [17]
+    # A dark stack on a dark point still shows faint rims: not cloth.
+    assert _colour_only_lines(outlined + _line(17, 4, "dark", 0.6), set(), s) == []
+    # At 15 or fewer nothing is called cloth, and unreadable points are left out.
+    assert _colour_only_lines(outlined[:9] + sleeve, set(), s) == []
+    assert _colour_only_lines(outlined + sleeve, {17}, s) == []

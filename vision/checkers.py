@@ -71,6 +71,7 @@ class CheckerSettings:
     shapeless_run: int = 3
     arc_same_radius: bool = True
     shapeless_arc: float = 0.7
+    sleeve_arc: float = 0.3
     tall_edge_min: float = 8.0
     colour_split: float = 25.0
     occluder_min_area: float = 1.5
@@ -148,7 +149,8 @@ class CheckerColours:
 class Checker:
     """One checker found: ``x``, ``y`` canonical field pixels, ``lab`` its inner colour,
     ``score`` its evidence (>= 1), ``place`` 1..24 (point) or 0 (bar), ``colour`` once
-    known, ``outlined`` whether its own outline was seen (not only its colour)."""
+    known, ``outlined`` whether its own outline was seen (not only its colour), ``arc``
+    its outline evidence (1: the threshold)."""
 
     x: float
     y: float
@@ -157,6 +159,7 @@ class Checker:
     place: int
     colour: Optional[str] = None
     outlined: bool = True
+    arc: float = 1.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -414,7 +417,7 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
                 if ev["covered"][i, kk] >= 0.5:
                     hidden.append(len(checkers))
             checkers.append(Checker(x, y, (float(c[0]), float(c[1]), float(c[2])), max(1.0, float(e[kk])), i + 1,
-                                    outlined=bool(ev["arc"][i, kk] >= 1.0)))
+                                    outlined=bool(ev["arc"][i, kk] >= 1.0), arc=float(ev["arc"][i, kk])))
         seen = [j for j in range(first, len(checkers)) if j not in hidden]
         if hidden and seen:
             # A checker mostly under a die has its point's colour (one colour per point).
@@ -452,6 +455,13 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
         if shapeless:
             unreadable = tuple(sorted(set(unreadable) | set(shapeless)))
         occluded = bool(unreadable)
+        # More than 15 of a side: a long line seen mostly by colour alone (no round
+        # edges) is the likelier misread (a sleeve along the point) than checkers
+        # with outlines elsewhere: that point becomes unreadable.
+        sleeves = _colour_only_lines(labelled, set(unreadable), settings)
+        if sleeves:
+            unreadable = tuple(sorted(set(unreadable) | set(sleeves)))
+            occluded = True
     # A side has 15 checkers: an excess on the readable points and the bar is a misread.
     labelled = _at_most_fifteen(labelled, set(unreadable))
     counts, point_colours, bar = _tally(labelled)
@@ -797,7 +807,7 @@ def _tally(checkers: Sequence[Checker]) -> tuple[list[int], list[Optional[str]],
 def _at_most_fifteen(checkers: list[Checker], unreadable: set[int] = frozenset()) -> list[Checker]:  # type: ignore[assignment]
     """A side has 15 checkers: while more of a colour were found on the readable points
     and the bar, the weakest removable one goes (the top checker of a stack, or one on
-    the bar), by its evidence score. Unreadable points (a hand may be counted as
+    the bar), those without an outline first, then by evidence score. Unreadable points (a hand may be counted as
     checkers there) are left out of the count and never trimmed."""
     out = list(checkers)
     for colour in ("light", "dark"):
@@ -812,15 +822,46 @@ def _at_most_fifteen(checkers: list[Checker], unreadable: set[int] = frozenset()
                 else:
                     tops[c.place] = idx  # stack order: the last one seen is the top
             candidates += list(tops.values())
-            weakest = min(candidates, key=lambda j: out[j].score)
+            # Colour-only evidence goes before a seen outline (a sleeve or a shadow
+            # gives colour, rarely a checker's round edge); then the weakest score.
+            weakest = min(candidates, key=lambda j: (out[j].outlined, out[j].score))
             out[weakest] = dataclasses.replace(out[weakest], colour=None)
+    return out
+
+
+def _colour_only_lines(checkers: Sequence[Checker], unreadable: set[int], settings: CheckerSettings) -> list[int]:
+    """Points to call unreadable while a side has more than 15 checkers on the readable
+    points and the bar: lines of at least ``settings.shapeless_run`` checkers of that
+    side of which at most a third show an outline and whose median outline evidence
+    is below ``settings.sleeve_arc`` (a dark stack on a dark point still shows faint
+    rims; cloth shows none), fewest outlines first, until the side is down to 15 (or
+    none is left)."""
+    out: list[int] = []
+    for colour in ("light", "dark"):
+        mine = [c for c in checkers if c.colour == colour and c.place not in unreadable]
+        total = len(mine)
+        if total <= 15:
+            continue
+        lines: dict[int, list[Checker]] = {}
+        for c in mine:
+            if c.place:
+                lines.setdefault(c.place, []).append(c)
+        suspects = sorted((sum(c.outlined for c in line) / len(line), p, len(line)) for p, line in lines.items()
+                          if len(line) >= settings.shapeless_run and sum(c.outlined for c in line) * 3 <= len(line)
+                          and float(np.median([c.arc for c in line])) < settings.sleeve_arc)
+        for _, p, n in suspects:
+            if total <= 15:
+                break
+            out.append(p)
+            total -= n
     return out
 
 
 def _stack_count(e: np.ndarray, settings: CheckerSettings, covered: Optional[np.ndarray] = None) -> int:
     """Checkers in a line from the base given per-slot evidence ``e`` (K,): the longest
-    run from slot 0 of slots reaching 1; a slot reaching only ``settings.slot_weak``
-    is bridged when the next one reaches 1 (a faint checker inside a stack), unless a
+    run from slot 0 of slots reaching 1; one or two slots reaching only
+    ``settings.slot_weak`` are bridged when the run ends in one reaching 1 (faint
+    checkers inside a stack), unless a
     die covers a fifth of it or more (``covered``: (K,) fractions; a die's remains are
     no faint checker); a slot a die covers is bridged whatever its evidence when the
     next one reaches 1 (checkers stand in a line from the base: one is under the die)."""
@@ -831,13 +872,25 @@ def _stack_count(e: np.ndarray, settings: CheckerSettings, covered: Optional[np.
             n = k + 1
         elif covered is not None and covered[k] >= 0.2 and k + 1 < len(e) and e[k + 1] >= 1.0:
             pass  # a die hides this slot but a checker stands beyond it: checkers do not float
-        elif (e[k] >= settings.slot_weak and k + 1 < len(e) and e[k + 1] >= 1.0
-              and (covered is None or covered[k] < 0.2)):
+        elif e[k] >= settings.slot_weak and (covered is None or covered[k] < 0.2) and _weak_run_ends_strong(
+                e, k, settings.slot_weak, covered):
             pass
         else:
             break
         k += 1
     return n
+
+
+def _weak_run_ends_strong(e: np.ndarray, k: int, weak: float, covered: Optional[np.ndarray]) -> bool:
+    """Whether slots ``k``.. of ``e`` stay at or above ``weak`` (and clear of dice)
+    until one reaches 1 within two slots: faint checkers inside a stack that goes on
+    (a longer faint run is more likely an unevenly lit empty point)."""
+    for j in range(k + 1, min(len(e), k + 3)):  # at most two faint ones in a row
+        if e[j] >= 1.0:
+            return True
+        if e[j] < weak or (covered is not None and covered[j] >= 0.2):
+            return False
+    return False
 
 
 def _weighted(lab: np.ndarray, settings: CheckerSettings) -> np.ndarray:
