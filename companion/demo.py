@@ -61,16 +61,17 @@ def demo_script(seed: int = 7) -> Script:
     return b.script
 
 
-def demo_pose():
-    """The demo camera (``vision.render_board.CameraPose``)."""
+def demo_pose(size: tuple[int, int] = DEMO_SIZE):
+    """The demo camera (``vision.render_board.CameraPose``) for frames of ``size``
+    (width, height) pixels."""
     from vision.render_board import CameraPose
 
-    return CameraPose.looking_down(image_size=DEMO_SIZE, scale=0.8)
+    return CameraPose.looking_down(image_size=size, scale=0.8)
 
 
-def demo_corners_arg() -> str:
+def demo_corners_arg(size: tuple[int, int] = DEMO_SIZE) -> str:
     """The demo camera's field corners as a ``--corners`` argument."""
-    return ",".join(f"{v:.2f}" for xy in demo_pose().corners for v in xy)
+    return ",".join(f"{v:.2f}" for xy in demo_pose(size).corners for v in xy)
 
 
 def _cache_root() -> pathlib.Path:
@@ -88,7 +89,7 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
     import numpy as np
 
     from vision.registration import FIELD_HEIGHT, FIELD_WIDTH
-    from vision.render_board import BoardState, CameraPose, Hand, Lighting, render_board
+    from vision.render_board import BoardState, Hand, Lighting, render_board
     from vision.render_dice import DIE_STYLES, draw_cube, draw_die
 
     points, bar, off = signed_to_points(scene.board, 0, layout)
@@ -101,7 +102,7 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
     hands = ()
     if scene.hand:
         hands = (Hand(at=(rng.uniform(0.25, 0.75), rng.uniform(0.35, 0.65)), from_edge=rng.choice(("bottom", "top"))),)
-    pose = CameraPose.looking_down(image_size=size, scale=0.8) if size != DEMO_SIZE else demo_pose()
+    pose = demo_pose(size)
     # dice and cube go under the hands: draw the board without hands first
     board = render_board(state, style=style, pose=pose, lighting=Lighting(shadows=0.4), seed=seed)
     image = board.image.copy()
