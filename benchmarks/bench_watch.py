@@ -24,8 +24,8 @@ What it does, all in one process pinned to one core (OpenCV and BLAS threads 1):
    play) the wall time from that frame's delivery to its verdict; median, p90,
    and the frames processed and dropped.
 5. **referee only**: stability filter + referee per observation (no pixels).
-6. Checks the verdict stream against the script's ground truth and reports
-   the false accusations and missed illegal plays.
+6. Checks the decisions (verdicts, cube actions, game ends) and all judged
+   events against the script's ground truth, and reports false accusations.
 """
 
 from __future__ import annotations
@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     from companion.bus import EventBus
     from companion.commands.watch import _make_reader
     from companion.demo import demo_corners_arg, render_scene
-    from companion.scripted_game import comparable, expected_comparable, observations, random_game
+    from companion.scripted_game import comparable, expected_comparable, observations, random_game, verdict_stream
     from companion.session import Session
     from vision.sources import Frame, FrameGrabber
 
@@ -252,7 +252,8 @@ def main(argv: list[str] | None = None) -> int:
             "frames_dropped": live["dropped"],
         },
         "referee_only_us_per_observation": round(ref_us, 1),
-        "verdict_stream_equals_truth": got == expected,
+        "decisions_equal_truth": verdict_stream(got) == verdict_stream(expected),
+        "all_events_equal_truth": got == expected,
         "illegal_plays": truly_illegal,
         "accused": accused,
         "false_accusations": false_accusations,
