@@ -55,7 +55,8 @@ class DiceSettings:
     turned by 90, 180, 270 degrees (``turns`` readings in all) and averages (a die's value does
     not change when it turns); ``wider``: those unsure patches are also read cropped this many
     times larger (more context around a die whose size the detector underestimated), each at
-    ``turns`` turns, and all readings averaged; ``accept_peak`` / ``peak_accept``: a candidate whose
+    ``turns`` turns, and all readings averaged (only those whose values 1..6 together reach
+    ``wider_min``: the others cannot become dice); ``accept_peak`` / ``peak_accept``: a candidate whose
     detector peak is at least ``accept_peak`` is kept when its value's probability reaches
     ``peak_accept`` (instead of ``accept``), still above "not a die" and "cube" (the detector's
     confidence stands in for part of the classifier's); ``max_candidates``: the strongest detector
@@ -70,6 +71,7 @@ class DiceSettings:
     turns: int = 4
     sure: float = 0.9
     wider: tuple[float, ...] = (1.1, 1.25)
+    wider_min: float = 0.3
     accept_peak: float = 0.7
     peak_accept: float = 0.4
     max_candidates: int = 96
@@ -178,17 +180,22 @@ class DiceReader:
         if self.settings.turns > 1:
             # read the unsure patches again turned by 90, 180 and 270 degrees (and cropped wider)
             # and average
-            unsure = np.nonzero(p.max(axis=1) < self.settings.sure)[0]
+            st = self.settings
+            unsure = np.nonzero(p.max(axis=1) < st.sure)[0]
             if len(unsure):
-                subs = [blob[unsure]] + [
-                    patches_blob([crop_patch(image_bgr, cands[i].center, cands[i].size * z) for i in unsure])
-                    for z in self.settings.wider]
-                sub = np.concatenate(subs)
-                acc = self._softmax(sub)
-                acc[: len(unsure)] = p[unsure]
-                for k in range(1, self.settings.turns):
+                sub = blob[unsure]
+                acc = p[unsure].copy()
+                for k in range(1, st.turns):
                     acc += self._softmax(np.ascontiguousarray(np.rot90(sub, k, axes=(2, 3))))
-                p[unsure] = acc.reshape(len(subs), len(unsure), -1).mean(axis=0) / self.settings.turns
+                p[unsure] = acc / st.turns
+            wide = unsure[p[unsure, :6].sum(axis=1) >= st.wider_min] if st.wider else unsure[:0]
+            if len(wide):
+                sub = np.concatenate([patches_blob([crop_patch(image_bgr, cands[i].center, cands[i].size * z)
+                                                    for i in wide]) for z in st.wider])
+                acc = sum(self._softmax(np.ascontiguousarray(np.rot90(sub, k, axes=(2, 3))))
+                          for k in range(st.turns)) / st.turns
+                views = np.concatenate([p[wide][None], acc.reshape(len(st.wider), len(wide), -1)])
+                p[wide] = views.mean(axis=0)
         if p.shape[1] == 7:
             p = np.hstack([p, np.zeros((len(p), 1))])
         return p
