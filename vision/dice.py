@@ -183,17 +183,13 @@ class DiceReader:
             st = self.settings
             unsure = np.nonzero(p.max(axis=1) < st.sure)[0]
             if len(unsure):
-                sub = blob[unsure]
-                acc = p[unsure].copy()
-                for k in range(1, st.turns):
-                    acc += self._softmax(np.ascontiguousarray(np.rot90(sub, k, axes=(2, 3))))
-                p[unsure] = acc / st.turns
+                turned = self._softmax_turns(blob[unsure], range(1, st.turns))
+                p[unsure] = (p[unsure] + turned.sum(axis=0)) / st.turns
             wide = unsure[p[unsure, :6].sum(axis=1) >= st.wider_min] if st.wider else unsure[:0]
             if len(wide):
                 sub = np.concatenate([patches_blob([crop_patch(image_bgr, cands[i].center, cands[i].size * z)
                                                     for i in wide]) for z in st.wider])
-                acc = sum(self._softmax(np.ascontiguousarray(np.rot90(sub, k, axes=(2, 3))))
-                          for k in range(st.turns)) / st.turns
+                acc = self._softmax_turns(sub, range(st.turns)).mean(axis=0)
                 views = np.concatenate([p[wide][None], acc.reshape(len(st.wider), len(wide), -1)])
                 p[wide] = views.mean(axis=0)
         if p.shape[1] == 7:
@@ -211,6 +207,13 @@ class DiceReader:
             die_px = die_px or field_die
         cands = self.candidates(image, die_px, roi)
         return cands, self.classify(image, cands)
+
+    def _softmax_turns(self, blob: np.ndarray, turns: Sequence[int]) -> np.ndarray:
+        """(len(turns), N, C) softmax of the (N, 3, P, P) ``blob`` turned by each of ``turns``
+        quarter turns, in one network pass."""
+        n = len(blob)
+        stacked = np.concatenate([np.rot90(blob, k, axes=(2, 3)) for k in turns])
+        return self._softmax(np.ascontiguousarray(stacked)).reshape(len(turns), n, -1)
 
     def _softmax(self, blob: np.ndarray) -> np.ndarray:
         self.classifier.setInput(blob)
