@@ -56,7 +56,8 @@ class DiceSettings:
     not change when it turns); ``wider``: those unsure patches are also read cropped this many
     times larger (more context around a die whose size the detector underestimated), each at
     ``turns`` turns, and all readings averaged (only those whose values 1..6 together reach
-    ``wider_min``: the others cannot become dice); ``accept_peak`` / ``peak_accept``: a candidate whose
+    ``wider_min``: the others cannot become dice, and whose best value stays below ``wider_max``:
+    the others are dice already); ``accept_peak`` / ``peak_accept``: a candidate whose
     detector peak is at least ``accept_peak`` is kept when its value's probability reaches
     ``peak_accept`` (instead of ``accept``), still above "not a die" and "cube" (the detector's
     confidence stands in for part of the classifier's); ``max_candidates``: the strongest detector
@@ -72,6 +73,7 @@ class DiceSettings:
     sure: float = 0.9
     wider: tuple[float, ...] = (1.1, 1.25)
     wider_min: float = 0.3
+    wider_max: float = 0.7
     accept_peak: float = 0.7
     peak_accept: float = 0.4
     max_candidates: int = 96
@@ -185,7 +187,9 @@ class DiceReader:
             if len(unsure):
                 turned = self._softmax_turns(blob[unsure], range(1, st.turns))
                 p[unsure] = (p[unsure] + turned.sum(axis=0)) / st.turns
-            wide = unsure[p[unsure, :6].sum(axis=1) >= st.wider_min] if st.wider else unsure[:0]
+            pu = p[unsure, :6]
+            wide = unsure[(pu.sum(axis=1) >= st.wider_min) & (pu.max(axis=1) < st.wider_max)] if st.wider \
+                else unsure[:0]
             if len(wide):
                 sub = np.concatenate([patches_blob([crop_patch(image_bgr, cands[i].center, cands[i].size * z)
                                                     for i in wide]) for z in st.wider])
