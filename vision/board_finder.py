@@ -309,20 +309,30 @@ def _segment_lines(gray: np.ndarray, keep: int = 12) -> list[list[tuple[np.ndarr
     length = np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1])
     order = np.argsort(-length)
     order = order[length[order] >= 0.03 * min(h, w)]
-    lines: list[list] = []  # [point, direction, intervals, support]
+    # Each line: [point, direction, endpoints, weights, support]; refitted (weighted
+    # principal axis of its segments' endpoints) as segments join, longest first.
+    lines: list[list] = []
     for i in order:
         p0, p1 = segs[i, :2], segs[i, 2:]
         for ln in lines:
             pt, d = ln[0], ln[1]
-            if abs((p0[0] - pt[0]) * d[1] - (p0[1] - pt[1]) * d[0]) < 3.0 and \
-                    abs((p1[0] - pt[0]) * d[1] - (p1[1] - pt[1]) * d[0]) < 3.0:
-                t0, t1 = sorted((float(np.dot(p0 - pt, d)), float(np.dot(p1 - pt, d))))
-                ln[2].append((t0, t1))
-                ln[3] += t1 - t0
+            # Off the line by under 3 px, more far along it (a short line's direction is rough).
+            if abs((p0[0] - pt[0]) * d[1] - (p0[1] - pt[1]) * d[0]) < 3.0 + 0.02 * abs(np.dot(p0 - pt, d)) and \
+                    abs((p1[0] - pt[0]) * d[1] - (p1[1] - pt[1]) * d[0]) < 3.0 + 0.02 * abs(np.dot(p1 - pt, d)):
+                ln[2] += [p0, p1]
+                ln[3] += [length[i], length[i]]
+                ln[4] += length[i]
+                pts, wts = np.array(ln[2]), np.array(ln[3])
+                ln[0] = (pts * wts[:, None]).sum(axis=0) / wts.sum()
+                cov = ((pts - ln[0]) * wts[:, None]).T @ (pts - ln[0])
+                ln[1] = np.linalg.eigh(cov)[1][:, -1]
                 break
         else:
-            d = (p1 - p0) / length[i]
-            lines.append([p0.copy(), d, [(0.0, float(length[i]))], float(length[i])])
+            lines.append([(p0 + p1) / 2, (p1 - p0) / length[i], [p0, p1], [length[i], length[i]], float(length[i])])
+    for ln in lines:  # covered intervals along the final line
+        t = [float(np.dot(p - ln[0], ln[1])) for p in ln[2]]
+        ln[2] = [tuple(sorted((t[k], t[k + 1]))) for k in range(0, len(t), 2)]
+        ln[3] = ln[4]
     lines = [ln for ln in lines if ln[3] >= 0.12 * min(h, w)]
     lines.sort(key=lambda ln: -ln[3])
     if not lines:
