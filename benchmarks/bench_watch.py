@@ -11,7 +11,8 @@ What it does, all in one process pinned to one core (OpenCV and BLAS threads 1):
 
 1. Renders a seeded scripted game (``companion.scripted_game.random_game``)
    with the project's renderers at 1280x720, 30 frames per second of game
-   time, and holds the frames in memory (a camera delivers frames in memory).
+   time, and holds the frames in memory (a camera delivers frames in memory);
+   the camera is calibrated (the field's corners are given, as ``--corners``).
 2. **watch**: every frame through ``Session.process_frame`` (motion ->
    board reader on still frames only -> stability filter -> referee): per-frame
    time, median and p99, sustained frames per second (frames / total time).
@@ -23,8 +24,8 @@ What it does, all in one process pinned to one core (OpenCV and BLAS threads 1):
    play) the wall time from that frame's delivery to its verdict; median, p90,
    and the frames processed and dropped.
 5. **referee only**: stability filter + referee per observation (no pixels).
-6. Checks the verdict stream against the script's ground truth and reports
-   the false accusations and missed illegal plays.
+6. Checks the decisions (verdicts, cube actions, game ends) and all judged
+   events against the script's ground truth, and reports false accusations.
 """
 
 from __future__ import annotations
@@ -148,8 +149,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from companion.bus import EventBus
     from companion.commands.watch import _make_reader
-    from companion.demo import render_scene
-    from companion.scripted_game import comparable, expected_comparable, observations, random_game
+    from companion.demo import demo_corners_arg, render_scene
+    from companion.scripted_game import comparable, expected_comparable, observations, random_game, verdict_stream
     from companion.session import Session
     from vision.sources import Frame, FrameGrabber
 
@@ -173,7 +174,8 @@ def main(argv: list[str] | None = None) -> int:
             scene_of_frame.append(si)
     print(f"rendered {len(cache)} distinct pictures in {time.perf_counter() - t0:.1f} s", flush=True)
 
-    reader = _make_reader(argparse.Namespace(calibration=None))
+    # a fixed, calibrated camera (the field's corners known), as at a table
+    reader = _make_reader(argparse.Namespace(calibration=None, corners=demo_corners_arg((w, h))))
 
     # --- watch: the full pipeline -----------------------------------------
     bus = EventBus()
@@ -250,11 +252,15 @@ def main(argv: list[str] | None = None) -> int:
             "frames_dropped": live["dropped"],
         },
         "referee_only_us_per_observation": round(ref_us, 1),
-        "verdict_stream_equals_truth": got == expected,
+        "decisions_equal_truth": verdict_stream(got) == verdict_stream(expected),
+        "all_events_equal_truth": got == expected,
         "illegal_plays": truly_illegal,
         "accused": accused,
         "false_accusations": false_accusations,
     }
+    if got != expected:
+        k = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b), min(len(got), len(expected)))
+        figures["first_difference"] = {"index": k, "got": got[k:k + 3], "expected": expected[k:k + 3]}
     print(json.dumps(figures, indent=2))
     if args.json:
         pathlib.Path(args.json).parent.mkdir(parents=True, exist_ok=True)

@@ -23,7 +23,7 @@ from typing import Any, Optional
 from companion.scripted_game import STILL_FRAMES, DieSpec, Scene, Script, _Builder
 from companion.table import TableLayout, right_half, signed_to_points
 
-DEMO_VERSION = 4
+DEMO_VERSION = 5
 DEMO_FPS = 10.0
 DEMO_SIZE = (1280, 720)
 #: The demo's players: player 0 (image bottom) plays the light checkers.
@@ -61,16 +61,17 @@ def demo_script(seed: int = 7) -> Script:
     return b.script
 
 
-def demo_pose():
-    """The demo camera (``vision.render_board.CameraPose``)."""
+def demo_pose(size: tuple[int, int] = DEMO_SIZE):
+    """The demo camera (``vision.render_board.CameraPose``) for frames of ``size``
+    (width, height) pixels."""
     from vision.render_board import CameraPose
 
-    return CameraPose.looking_down(image_size=DEMO_SIZE, scale=0.8)
+    return CameraPose.looking_down(image_size=size, scale=0.8)
 
 
-def demo_corners_arg() -> str:
+def demo_corners_arg(size: tuple[int, int] = DEMO_SIZE) -> str:
     """The demo camera's field corners as a ``--corners`` argument."""
-    return ",".join(f"{v:.2f}" for xy in demo_pose().corners for v in xy)
+    return ",".join(f"{v:.2f}" for xy in demo_pose(size).corners for v in xy)
 
 
 def _cache_root() -> pathlib.Path:
@@ -84,11 +85,11 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
                  seed: int = 0, style: str = "tournament") -> Any:
     """One frame of ``scene``: (H, W, 3) uint8 BGR, ``size`` (width, height) pixels.
     The board, checkers and hands by ``vision.render_board``; the dice (cocked
-    dice tilted 20 degrees) and the cube by ``vision.render_dice``."""
+    dice lean 30 degrees) and the cube by ``vision.render_dice``."""
     import numpy as np
 
     from vision.registration import FIELD_HEIGHT, FIELD_WIDTH
-    from vision.render_board import BoardState, CameraPose, Hand, Lighting, render_board
+    from vision.render_board import BoardState, Hand, Lighting, render_board
     from vision.render_dice import DIE_STYLES, draw_cube, draw_die
 
     points, bar, off = signed_to_points(scene.board, 0, layout)
@@ -101,7 +102,7 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
     hands = ()
     if scene.hand:
         hands = (Hand(at=(rng.uniform(0.25, 0.75), rng.uniform(0.35, 0.65)), from_edge=rng.choice(("bottom", "top"))),)
-    pose = CameraPose.looking_down(image_size=size, scale=0.8) if size != DEMO_SIZE else demo_pose()
+    pose = demo_pose(size)
     # dice and cube go under the hands: draw the board without hands first
     board = render_board(state, style=style, pose=pose, lighting=Lighting(shadows=0.4), seed=seed)
     image = board.image.copy()
@@ -118,7 +119,7 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
     for d in scene.dice:
         fx = (0.70 if d.half == "right" else 0.20) + 0.10 * d.slot
         draw_die(image, to_image(fx, 0.5), die_px, d.value, yaw_deg=17.0 + 29.0 * d.slot + 7 * d.value,
-                 tilt_deg=22.0 if d.cocked else 0.0, tilt_dir_deg=40.0, style=red)
+                 tilt_deg=30.0 if d.cocked else 0.0, tilt_dir_deg=40.0, style=red)
     # the cube lies on the frame left of the playing field (clear of the bar's
     # checkers and of the borne-off trays on the right): middle when centred,
     # at the owner's end otherwise

@@ -5,7 +5,8 @@ objects (one per change of the still, unoccluded board), drives the
 :class:`companion.match.Match` (score, cube, Crawford, game flow) and publishes
 every resulting event on the bus. What it decides (tournament rules, DESIGN.md):
 
-- **opening roll**: one die each, player 0's in the image's right half, player
+- **opening roll**: on the starting position only (another board is reported
+  and waited out); one die each, player 0's in the image's right half, player
   1's in the left; the higher die moves first with both dice; a tie is rolled
   again;
 - **roll**: two flat dice in the right-hand board of the player on roll (image
@@ -346,6 +347,24 @@ class Referee:
     # --------------------------------------------------------- the opening
     def _on_opening(self, obs: Observation, board: tuple[int, ...]) -> None:
         w = self.w
+        if board != START_SIGNED:
+            # never start a game on a board that is not (or not seen as) the
+            # starting position: say so once, and wait for it
+            if board != w.reported_change:
+                w.reported_change = board
+                differing = tuple(i for i in range(1, 25) if board[i] != START_SIGNED[i])
+                self._verdict(
+                    "position_changed",
+                    None,
+                    reasons=({"code": "not_starting_position",
+                              "message": "the checkers are not seen in the starting position (points "
+                                         + ", ".join(map(str, differing)) + "): set them up to start"},),
+                    points_differing=differing,
+                    record=False,
+                )
+            return
+        if w.reported_change is not None:
+            w.reported_change = None
         if not obs.dice:
             w.reported_dice = None
             return

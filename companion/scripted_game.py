@@ -401,6 +401,16 @@ def comparable(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+VERDICT_STREAM = ("verdict", "cube", "game_end")
+
+
+def verdict_stream(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The referee's decisions only (verdicts, cube actions, game ends) of
+    :func:`comparable` events: what must equal the truth even when a cocked die
+    was missed by the camera and taken back as a re-roll."""
+    return [e for e in events if e["type"] in VERDICT_STREAM]
+
+
 def expected_comparable(script: Script) -> list[dict[str, Any]]:
     """:attr:`Script.expected` reduced like :func:`comparable` (an opening roll's
     player is whoever moves first; a tie names player 0)."""

@@ -463,3 +463,18 @@ def test_a_player_who_passes_is_judged_when_the_opponent_rolls():
     t.show([DieSpec(5, "right"), DieSpec(5, "right", slot=1)])  # player 0 rolls: player 1's turn is over
     v = t.judged("verdict")
     assert len(v) == 1 and v[0]["verdict"] == "illegal" and v[0]["reasons"][0]["code"] == "must_play"
+
+
+def test_no_game_starts_on_a_board_not_seen_in_the_starting_position():
+    t = Table()
+    misread = play_board(0, [(13, 12)], START_SIGNED)  # one checker seen a point off
+    t.show(board=misread)
+    opening(t, 3, 1)
+    v = t.judged("verdict")
+    assert [x["verdict"] for x in v] == ["position_changed"] and v[0]["reasons"][0]["code"] == "not_starting_position"
+    assert v[0]["points_differing"] == [12, 13] and not t.judged("roll")
+    t.hand()
+    t.show(board=START_SIGNED)  # set up right
+    t.hand()
+    opening(t, 3, 1)
+    assert t.judged("roll")[-1]["dice"] == [3, 1]

@@ -68,7 +68,6 @@ def test_the_real_photos_go_through_watch(repo_root, shared_data):
     seen = {e["frame_index"] for e in events if e["type"] in ("observation", "board") and e.get("frame_index", -1) >= 0}
     bad = {int(e["detail"].split()[1]) for e in events if e["type"] == "source" and e["status"] == "bad_frame"}
     assert seen | bad == set(range(photos))
-    assert events[-1]["type"] in ("source", "board", "turn", "observation")
     assert any(e["type"] == "source" and e["status"] == "ended" for e in events)
 
 

@@ -1,0 +1,110 @@
+"""Rendered games through ``companion watch`` (frames -> verdicts), with figures.
+
+Usage (from the project root)::
+
+    python benchmarks/bench_rendered_games.py                  # 20 games
+    python benchmarks/bench_rendered_games.py --games 5 --json benchmarks/results/bench_rendered_games.json
+
+Each game is ``companion.scripted_game.random_game(1000 + g, match_length=5,
+illegal_rate=0.3, cocked_rate=0.2, max_turns=4)`` drawn by the project's
+renderers at 1280x720 (``companion.demo.render_script``: hands over the board
+while checkers move, red dice, cocked dice leaning 30 degrees, the cube on the
+frame), with a corrupt file and a half-size frame slipped in, and run through
+``python -m companion watch --source FOLDER --corners ... --events-jsonl -``.
+Printed: games whose decisions (verdicts, cube actions, game ends) equal the
+truth, games whose every judged event equals it, illegal plays and
+accusations, false accusations, rolls seen, cocked rolls caught and missed,
+bad frames survived, and the wall time per frame.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="rendered games through companion watch")
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--json", metavar="FILE")
+    args = parser.parse_args(argv)
+
+    import cv2
+
+    from companion.demo import DEMO_LAYOUT, demo_corners_arg, render_script
+    from companion.scripted_game import comparable, expected_comparable, random_game, verdict_stream
+
+    totals = {"games": args.games, "decisions_equal": 0, "all_events_equal": 0, "illegal_plays": 0,
+              "accusations": 0, "false_accusations": 0, "missed_illegal": 0, "verdicts": 0,
+              "rolls_expected": 0, "rolls_seen": 0, "cocked_expected": 0, "cocked_caught": 0,
+              "cocked_taken_back_as_reroll": 0, "bad_frames_reported": 0, "frames": 0, "watch_seconds": 0.0}
+    differing = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for g in range(args.games):
+            script = random_game(1000 + g, match_length=5, illegal_rate=0.3, cocked_rate=0.2, max_turns=4)
+            folder = pathlib.Path(tmp) / f"game{g}"
+            render_script(script, folder)
+            frames = sorted(folder.glob("frame*.jpg"))
+            (folder / "frame00002a.jpg").write_bytes(b"\xff\xd8 this is not a picture")
+            cv2.imwrite(str(folder / "frame00003a.jpg"), cv2.resize(cv2.imread(str(frames[3])), (480, 270)))
+            env = dict(os.environ, PYTHONPATH=str(ROOT))
+            t = time.perf_counter()
+            r = subprocess.run(
+                [sys.executable, "-m", "companion", "watch", "--no-web", "--keyboard", "off", "--source", str(folder),
+                 "--fps", "10", "--corners", demo_corners_arg(), "--bottom-colour", DEMO_LAYOUT.colours[0],
+                 "--match-length", "5", "--events-jsonl", "-"],
+                cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800,
+            )
+            totals["watch_seconds"] += time.perf_counter() - t
+            totals["frames"] += len(frames) + 2
+            if r.returncode != 0:
+                differing.append(f"game {g}: exit {r.returncode}: {r.stderr.strip()[-300:]}")
+                continue
+            events = [json.loads(line) for line in r.stdout.splitlines()]
+            got, expected = comparable(events), expected_comparable(script)
+            totals["bad_frames_reported"] += sum(1 for e in events if e["type"] == "source" and e["status"] == "bad_frame")
+            decisions_equal = verdict_stream(got) == verdict_stream(expected)
+            totals["decisions_equal"] += decisions_equal
+            totals["all_events_equal"] += got == expected
+            if not decisions_equal:
+                differing.append(f"game {g} (seed {1000 + g})")
+            ill = sum(1 for e in expected if e.get("verdict") == "illegal")
+            acc = sum(1 for e in got if e.get("verdict") == "illegal")
+            totals["illegal_plays"] += ill
+            totals["accusations"] += acc
+            totals["false_accusations"] += max(0, acc - ill)
+            totals["missed_illegal"] += max(0, ill - acc)
+            totals["verdicts"] += sum(1 for e in expected if e["type"] == "verdict")
+            totals["rolls_expected"] += sum(1 for e in expected if e["type"] == "roll")
+            for e in events:
+                if e["type"] == "roll":
+                    totals["rolls_seen"] += 1
+                elif e["type"] == "cocked_dice":
+                    if e["reasons"] and e["reasons"][0]["code"] == "rolled_again":
+                        totals["cocked_taken_back_as_reroll"] += 1
+                        totals["rolls_seen"] -= 1
+                    else:
+                        totals["cocked_caught"] += 1
+            totals["cocked_expected"] += sum(1 for e in expected if e["type"] == "cocked_dice")
+            print(f"game {g}: decisions {'equal' if decisions_equal else 'DIFFER'}, "
+                  f"all events {'equal' if got == expected else 'differ'}", flush=True)
+    totals["watch_ms_per_frame"] = round(1000.0 * totals.pop("watch_seconds") / max(1, totals["frames"]), 1)
+    totals["games_whose_decisions_differ"] = differing
+    print(json.dumps(totals, indent=2))
+    if args.json:
+        pathlib.Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        pathlib.Path(args.json).write_text(json.dumps({"command": " ".join(["python"] + sys.argv), **totals}, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
