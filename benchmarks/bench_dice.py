@@ -42,6 +42,7 @@ def summary(ms: list[float]) -> dict[str, float]:
 
 
 def main() -> int:
+    """Run the benchmark; returns the exit code."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--frames", type=int, default=20, help="rendered board frames")
     ap.add_argument("--photos", type=int, default=40, help="real photos")

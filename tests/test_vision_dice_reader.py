@@ -21,7 +21,7 @@ def test_real_photos_of_both_datasets(reader, shared_data):
     for name in ("nell-byler", "matteop65"):
         res = evaluate_real(load_dataset(shared_data / "dice" / name), reader, None, limit=12)
         assert res["labelled"] >= 12
-        assert res["found_rate"] >= 0.95, (name, res["errors"])
+        assert res["found_rate"] >= 0.85, (name, res["errors"])
         assert res["value_accuracy"] >= 0.95, (name, res["errors"])
         assert res["false_rate"] <= 0.05, (name, res["errors"])
 

@@ -22,6 +22,8 @@ from vision.registration import RegistrationError
 #: Least board signature score accepted (see :func:`board_score`).
 MIN_SCORE = 0.35
 _W, _H = 160, 150
+#: Signature scores this close to the best count as a tie, settled by :func:`_edge_score`.
+_TIE = 0.08
 
 
 def _order(quad: np.ndarray) -> np.ndarray:
@@ -45,10 +47,17 @@ def board_score(image_bgr: np.ndarray, corners: np.ndarray) -> float:
     """
     import cv2
 
+    return _lab_score(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB), corners)
+
+
+def _lab_score(image_lab: np.ndarray, corners: np.ndarray) -> float:
+    """:func:`board_score` on an image already converted to 8-bit Lab (``cv2.COLOR_BGR2LAB``),
+    so that many candidates share one colour conversion."""
+    import cv2
+
     dst = np.array([[0, 0], [_W, 0], [_W, _H], [0, _H]], np.float32)
     hmat = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
-    warped = cv2.warpPerspective(image_bgr, hmat, (_W, _H), flags=cv2.INTER_AREA)
-    lab = cv2.cvtColor(warped, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab = cv2.warpPerspective(image_lab, hmat, (_W, _H), flags=cv2.INTER_AREA).astype(np.float32)
     flat = lab.reshape(-1, 3)
     scale = max(20.0, float(np.percentile(np.linalg.norm(flat[::4] - flat.mean(0), axis=1), 90)))
     bands = np.concatenate([lab[int(0.22 * _H):int(0.38 * _H)], lab[int(0.62 * _H):int(0.78 * _H)]], axis=0)
@@ -82,6 +91,38 @@ def board_score(image_bgr: np.ndarray, corners: np.ndarray) -> float:
         bar_ok = float(np.clip(1.0 - mad / (0.5 * scale), 0, 1))
         best = max(best, c_score * (0.5 + 0.5 * alt) * float(np.clip(1.2 - edge_sd, 0, 1)) * (0.5 + 0.5 * bar_ok))
     return best
+
+
+def _edge_score(image_lab: np.ndarray, corners: np.ndarray) -> float:
+    """How well a candidate's sides sit on the field's edges (0..1): the points' bases
+    touch the two long edges, so a thin band just inside each of them changes colour
+    from point column to point column (a frame or table band is one colour along its
+    length); along the two short edges the colour changes from base to tip (a frame
+    strip does not). ``image_lab``: 8-bit Lab image; ``corners``: (4, 2) candidate corners
+    with the point rows along TL-TR and BL-BR."""
+    import cv2
+
+    dst = np.array([[0, 0], [_W, 0], [_W, _H], [0, _H]], np.float32)
+    hmat = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
+    lab = cv2.warpPerspective(image_lab, hmat, (_W, _H), flags=cv2.INTER_AREA).astype(np.float32)
+    flat = lab.reshape(-1, 3)
+    scale = max(20.0, float(np.percentile(np.linalg.norm(flat[::4] - flat.mean(0), axis=1), 90)))
+    pw = _W * 0.94 / 12
+    idx = np.arange(12)
+    centres = np.clip(np.rint((idx + 0.5) * pw + (idx >= 6) * 0.06 * _W).astype(int), 0, _W - 1)
+    parts = []
+    for r0, r1 in ((0.015, 0.07), (0.93, 0.985)):
+        band = lab[int(r0 * _H):int(r1 * _H) + 1]
+        cols = np.median(band[:, centres], axis=0)  # (12, 3)
+        d = np.linalg.norm(np.diff(cols, axis=0), axis=1)
+        d = np.delete(d, 5)  # across the bar
+        parts.append(float(np.clip(np.median(d) / (0.35 * scale), 0, 1)))
+    for c0, c1 in ((0.01, 0.035), (0.965, 0.99)):
+        strip = lab[:, int(c0 * _W):int(c1 * _W) + 1].mean(axis=1)  # (H, 3)
+        prof = strip.reshape(10, _H // 10, 3).mean(axis=1)
+        spread = np.linalg.norm(prof - np.median(prof, axis=0), axis=1)
+        parts.append(float(np.clip(np.percentile(spread, 70) / (0.35 * scale), 0, 1)))
+    return float(0.5 * np.mean(parts) + 0.5 * min(parts))
 
 
 def _candidates(img: np.ndarray) -> list[np.ndarray]:
@@ -127,7 +168,7 @@ def _candidates(img: np.ndarray) -> list[np.ndarray]:
             wl = np.linalg.norm(left[1] - left[0])
             if abs(ha - hb) < 0.1 * max(ha, hb) and gap < 0.3 * wl and wl > 0.2 * ha:
                 joined.append(np.array([left[0], right[1], right[2], left[3]]))
-    return quads + joined + _line_quads(gray)
+    return quads + joined + _line_quads(gray) + _segment_quads(gray)
 
 
 def _line_quads(gray: np.ndarray, keep: int = 9) -> list[np.ndarray]:
@@ -195,6 +236,124 @@ def _line_quads(gray: np.ndarray, keep: int = 9) -> list[np.ndarray]:
     return quads
 
 
+def _segment_lines(gray: np.ndarray, keep: int = 12) -> list[tuple[np.ndarray, np.ndarray, list[tuple[float, float]]]]:
+    """Long straight lines from OpenCV's line segment detector (``cv2.createLineSegmentDetector``):
+    collinear segments merged. Returns up to ``keep`` lines, most supported first, each as
+    (point on the line (2,), unit direction (2,), covered intervals along the direction)."""
+    import cv2
+
+    h, w = gray.shape[:2]
+    segs = cv2.createLineSegmentDetector().detect(gray)[0]
+    if segs is None:
+        return []
+    segs = segs.reshape(-1, 4).astype(np.float64)
+    length = np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1])
+    order = np.argsort(-length)
+    order = order[length[order] >= 0.03 * min(h, w)]
+    lines: list[list] = []  # [point, direction, intervals, support]
+    for i in order:
+        p0, p1 = segs[i, :2], segs[i, 2:]
+        for ln in lines:
+            pt, d = ln[0], ln[1]
+            nrm = np.array([-d[1], d[0]])
+            if abs(np.dot(p0 - pt, nrm)) < 3.0 and abs(np.dot(p1 - pt, nrm)) < 3.0:
+                t0, t1 = sorted((float(np.dot(p0 - pt, d)), float(np.dot(p1 - pt, d))))
+                ln[2].append((t0, t1))
+                ln[3] += t1 - t0
+                break
+        else:
+            d = (p1 - p0) / length[i]
+            lines.append([p0.copy(), d, [(0.0, float(length[i]))], float(length[i])])
+    lines = [ln for ln in lines if ln[3] >= 0.12 * min(h, w)]
+    lines.sort(key=lambda ln: -ln[3])
+    if not lines:
+        return []
+    # Two families (the points' edges crowd one direction): the best ``keep`` lines near the
+    # strongest line's direction and the best ``keep`` across it.
+    d0 = lines[0][1]
+    near = [ln for ln in lines if abs(float(np.dot(ln[1], d0))) >= np.cos(np.radians(45))]
+    across = [ln for ln in lines if abs(float(np.dot(ln[1], d0))) < np.cos(np.radians(45))]
+    return [(ln[0], ln[1], ln[2]) for ln in near[:keep] + across[:keep]]
+
+
+def _coverage(line: tuple[np.ndarray, np.ndarray, list[tuple[float, float]]], a: np.ndarray, b: np.ndarray) -> float:
+    """Fraction of the side from ``a`` to ``b`` (on ``line``) covered by its detected segments."""
+    pt, d, iv = line
+    t0, t1 = sorted((float(np.dot(a - pt, d)), float(np.dot(b - pt, d))))
+    if t1 - t0 < 1:
+        return 0.0
+    cuts = sorted((max(lo, t0), min(hi, t1)) for lo, hi in iv if hi > t0 and lo < t1)
+    total, end = 0.0, t0
+    for lo, hi in cuts:
+        lo = max(lo, end)
+        if hi > lo:
+            total += hi - lo
+            end = hi
+    return total / (t1 - t0)
+
+
+def _segment_quads(gray: np.ndarray, keep: int = 24) -> list[np.ndarray]:
+    """Quadrilaterals from two families of long straight lines (any direction, so steep
+    perspective and turned boards too): pairs of roughly parallel lines, two pairs crossing,
+    ranked by how much of their four sides detected segments cover; the best ``keep``."""
+    import cv2
+
+    h, w = gray.shape[:2]
+    lines = _segment_lines(gray)
+    n = len(lines)
+    ang = np.array([np.degrees(np.arctan2(d[1], d[0])) % 180 for _, d, _ in lines])
+    pairs = []
+    for i in range(n):
+        for j in range(i + 1, n):
+            da = abs(ang[i] - ang[j])
+            da = min(da, 180 - da)
+            if da > 30:
+                continue
+            pi, di = lines[i][0], lines[i][1]
+            sep = abs(np.dot(lines[j][0] - pi, np.array([-di[1], di[0]])))
+            if sep < 0.2 * min(h, w):
+                continue
+            mean = np.degrees(np.arctan2(di[1] + np.sign(np.dot(di, lines[j][1])) * lines[j][1][1],
+                                         di[0] + np.sign(np.dot(di, lines[j][1])) * lines[j][1][0])) % 180
+            pairs.append((i, j, mean))
+
+    def meet(a: int, b: int) -> np.ndarray | None:
+        (p, d), (q, e) = lines[a][:2], lines[b][:2]
+        den = d[0] * e[1] - d[1] * e[0]
+        if abs(den) < 1e-6:
+            return None
+        t = ((q[0] - p[0]) * e[1] - (q[1] - p[1]) * e[0]) / den
+        return p + t * d
+
+    out: list[tuple[float, np.ndarray]] = []
+    lim = 0.15 * max(h, w)
+    for a in range(len(pairs)):
+        i, j, ma = pairs[a]
+        for b in range(a + 1, len(pairs)):
+            k, m, mb = pairs[b]
+            dm = abs(ma - mb)
+            if min(dm, 180 - dm) < 45 or len({i, j, k, m}) < 4:
+                continue
+            pts = [meet(i, k), meet(i, m), meet(j, m), meet(j, k)]
+            if any(p is None for p in pts):
+                continue
+            q = np.array(pts)
+            if np.any(q < -lim) or np.any(q[:, 0] > w + lim) or np.any(q[:, 1] > h + lim):
+                continue
+            area = abs(cv2.contourArea(q.astype(np.float32)))
+            if area < 0.08 * w * h or not cv2.isContourConvex(q.astype(np.float32)):
+                continue
+            s1 = 0.5 * (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3]))
+            s2 = 0.5 * (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1]))
+            if not 0.45 < s1 / max(s2, 1e-6) < 2.2:
+                continue
+            cov = [_coverage(lines[i], q[0], q[1]), _coverage(lines[m], q[1], q[2]),
+                   _coverage(lines[j], q[2], q[3]), _coverage(lines[k], q[3], q[0])]
+            out.append((float(np.mean(cov)) + 0.5 * min(cov), _order(q)))
+    out.sort(key=lambda t: -t[0])
+    return [q for _, q in out[:keep]]
+
+
 def find_board(image_bgr: np.ndarray) -> np.ndarray:
     """Find the playing field; returns (4, 2) float64 image-order corners.
 
@@ -207,6 +366,7 @@ def find_board(image_bgr: np.ndarray) -> np.ndarray:
     h, w = image_bgr.shape[:2]
     s = min(1.0, 640.0 / max(h, w))
     img = cv2.resize(image_bgr, (int(round(w * s)), int(round(h * s))), interpolation=cv2.INTER_AREA) if s < 1 else image_bgr
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
     scored: list[tuple[float, np.ndarray]] = []
     seen: list[np.ndarray] = []
     for q in _candidates(img):
@@ -214,7 +374,7 @@ def find_board(image_bgr: np.ndarray) -> np.ndarray:
             continue
         seen.append(q)
         for cand in (q, np.array([q[3], q[0], q[1], q[2]])):
-            scored.append((board_score(img, cand), cand))
+            scored.append((_lab_score(lab, cand), cand))
     scored.sort(key=lambda t: -t[0])
     top: list[tuple[float, np.ndarray]] = []
     for sc, q in scored:
@@ -223,6 +383,11 @@ def find_board(image_bgr: np.ndarray) -> np.ndarray:
         if len(top) >= 4:
             break
     best, best_q = (top[0][0], top[0][1]) if top else (0.0, None)
+    if best_q is not None and best >= MIN_SCORE:
+        # Among near-equal candidates (the signature tolerates a side on the frame's outer
+        # edge or on the points' tips), the one whose sides sit on the field's edges.
+        close = [(sc, q) for sc, q in scored[:40] if sc >= best - _TIE]
+        best_q = max(close, key=lambda t: t[0] * (0.5 + 0.5 * _edge_score(lab, t[1])))[1]
     if best_q is None or best < MIN_SCORE:
         raise RegistrationError("no board found in the image (give --corners or a --calibration profile)")
     return best_q / s

@@ -51,8 +51,9 @@ class DiceSettings:
     (so "not a die" and "cube" together stay below it); ``field_die_input_px``: with a registered
     board the detector runs at the scale where a die is this many pixels (the detector is trained
     for 11-44); ``merge``: candidates closer than ``merge`` x size are one die;
-    ``turns``: the classifier reads each patch turned by 0, 90, 180, 270 degrees (1 to 4 of them)
-    and averages (a die's value does not change when it turns).
+    ``turns``: the classifier reads each patch whose top probability is below ``sure`` again
+    turned by 90, 180, 270 degrees (``turns`` readings in all) and averages (a die's value does
+    not change when it turns); ``max_candidates``: the strongest detector peaks kept per frame.
     """
 
     peak: float = 0.25
@@ -60,6 +61,8 @@ class DiceSettings:
     accept: float = 0.5
     merge: float = 0.6
     turns: int = 4
+    sure: float = 0.9
+    max_candidates: int = 96
     max_dice: int = 64
 
 
@@ -152,7 +155,7 @@ class DiceReader:
         cands: list[Candidate] = []
         for s in scales:
             cands += self.detect(image_bgr, min(s, 4.0), roi)
-        return merge_candidates(cands, self.settings.merge)
+        return merge_candidates(cands, self.settings.merge)[: self.settings.max_candidates]
 
     # ------------------------------------------------------------------ classification
     def classify(self, image_bgr: np.ndarray, cands: Sequence[Candidate]) -> np.ndarray:
@@ -161,16 +164,16 @@ class DiceReader:
         if not cands:
             return np.zeros((0, 8))
         blob = patches_blob([crop_patch(image_bgr, c.center, c.size) for c in cands])
-        p = np.zeros((len(cands), 0))
-        turns = self.settings.turns
-        for k in range(turns):
-            self.classifier.setInput(blob if k == 0 else np.ascontiguousarray(np.rot90(blob, k, axes=(2, 3))))
-            logits = self.classifier.forward().astype(np.float64)
-            logits -= logits.max(axis=1, keepdims=True)
-            e = np.exp(logits)
-            q = e / e.sum(axis=1, keepdims=True)
-            p = q if k == 0 else p + q
-        p /= turns
+        p = self._softmax(blob)
+        if self.settings.turns > 1:
+            # read the unsure patches again turned by 90, 180 and 270 degrees and average
+            unsure = np.nonzero(p.max(axis=1) < self.settings.sure)[0]
+            if len(unsure):
+                sub = blob[unsure]
+                acc = p[unsure].copy()
+                for k in range(1, self.settings.turns):
+                    acc += self._softmax(np.ascontiguousarray(np.rot90(sub, k, axes=(2, 3))))
+                p[unsure] = acc / self.settings.turns
         if p.shape[1] == 7:
             p = np.hstack([p, np.zeros((len(p), 1))])
         return p
@@ -186,6 +189,13 @@ class DiceReader:
             die_px = die_px or field_die
         cands = self.candidates(image, die_px, roi)
         return cands, self.classify(image, cands)
+
+    def _softmax(self, blob: np.ndarray) -> np.ndarray:
+        self.classifier.setInput(blob)
+        logits = self.classifier.forward().astype(np.float64)
+        logits -= logits.max(axis=1, keepdims=True)
+        e = np.exp(logits)
+        return e / e.sum(axis=1, keepdims=True)
 
     def read(self, image: np.ndarray, field: Any = None, die_px: Optional[float] = None) -> list[DieReading]:
         """Every die in ``image`` ((H, W, 3) uint8 BGR), sorted left to right.
@@ -203,7 +213,7 @@ class DiceReader:
         out = []
         for cand, p in zip(cands, probs):
             v = int(np.argmax(p[:6]))
-            if p[v] < self.settings.accept:
+            if p[v] < self.settings.accept or p[v] < p[6] or p[v] < p[7]:
                 continue
             half = cand.size / 2
             x, y = cand.center

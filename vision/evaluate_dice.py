@@ -79,7 +79,12 @@ def evaluate_real(images: Sequence[LabelledImage], reader, fold: int | None, lim
     """Score ``reader`` on labelled photos (only fold ``fold`` when given); see module docstring."""
     import cv2
 
-    from vision.cocked import tilt_score, TILT_THRESHOLD
+    from vision.cocked import TILT_THRESHOLD, TiltModel, tilt_score
+
+    try:
+        tilt = TiltModel(reader.models_dir)
+    except FileNotFoundError:
+        tilt = None
 
     total, faces = Tally(), {v: Tally() for v in range(1, 7)}
     times = []
@@ -113,7 +118,7 @@ def evaluate_real(images: Sequence[LabelledImage], reader, fold: int | None, lim
                     t.confusions[f"{v}->{got}"] = t.confusions.get(f"{v}->{got}", 0) + 1
             if got != v:
                 worst.append((item.path.name, f"read {v} as {got} ({dice[i].confidence:.2f})"))
-            if tilt_score(img, dice[i]) > TILT_THRESHOLD:
+            if tilt is not None and tilt_score(img, dice[i], None, tilt) > TILT_THRESHOLD:
                 total.cocked += 1
                 faces[v].cocked += 1
         for i, d in enumerate(dice):

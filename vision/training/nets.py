@@ -34,6 +34,7 @@ class DiceDetector(nn.Module):
             self.head.bias[0] = -4.0
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """(N, 3, H, W) -> (N, 2, H/4, W/4); H and W multiples of 8."""
         f4 = self.s4(self.s2(x))
         f8 = self.s8(f4)
         up = nn.functional.interpolate(self.lat(f8), scale_factor=2.0, mode="nearest")
@@ -55,5 +56,6 @@ class DiceClassifier(nn.Module):
         self.fc = nn.Linear(4 * w, classes)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """(N, 3, 32, 32) -> (N, classes) logits."""
         f = self.body(x)
         return self.fc(f.mean(dim=(2, 3)))

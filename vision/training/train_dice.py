@@ -67,10 +67,13 @@ def die_sizes(item: LabelledImage) -> np.ndarray:
 
 # ----------------------------------------------------------------------------- classifier data
 def classifier_samples(items: list[tuple[np.ndarray, LabelledImage]], rng: np.random.Generator,
-                       neg_ratio: float = 1.0, hard: Optional[dict] = None) -> tuple[np.ndarray, np.ndarray]:
+                       neg_ratio: float = 1.0, hard: Optional[dict] = None,
+                       jitter: float = 0.06) -> tuple[np.ndarray, np.ndarray]:
     """One epoch of augmented patches: (N, 3, 32, 32) float32 and (N,) int64 labels (0..5 value-1,
     6 none, 7 cube). ``hard``: {item index: [(x, y, size), ...]} detector false alarms, used as
-    extra "not a die" patches (hard negative mining)."""
+    extra "not a die" patches (hard negative mining). ``jitter``: standard deviation of the
+    positives' centre shift, in die sides (the detector's centre of an oblique die lies between
+    its top face and its body)."""
     patches, labels = [], []
     for idx, (img, item) in enumerate(items):
         for (hx, hy, hs) in (hard or {}).get(idx, [])[:6]:
@@ -84,7 +87,7 @@ def classifier_samples(items: list[tuple[np.ndarray, LabelledImage]], rng: np.ra
         centers = item.centers
         h, w = img.shape[:2]
         for (cx, cy), s, v in zip(centers, sizes, item.values):
-            c = (cx + rng.normal(0, 0.06 * s), cy + rng.normal(0, 0.06 * s))
+            c = (cx + rng.normal(0, jitter * s), cy + rng.normal(0, jitter * s))
             patches.append(photometric(crop_patch(img, c, s * math.exp(rng.uniform(-0.15, 0.2)),
                                                   rng.uniform(0, 360)), rng))
             labels.append(int(v) - 1)
@@ -188,9 +191,10 @@ def focal_loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 
 
 # ----------------------------------------------------------------------------- training loops
-def mine_hard_negatives(items, detector: pathlib.Path, log) -> dict:
+def mine_hard_negatives(items, detector: pathlib.Path, log, radius: float = 0.5) -> dict:
     """Run the detector ``detector`` (an exported dice_detector.onnx) over ``items`` and keep its
-    candidates that are no labelled die or cube: {item index: [(x, y, size), ...]}."""
+    candidates farther than ``radius`` x size from every labelled die or cube:
+    {item index: [(x, y, size), ...]}."""
     import shutil
     import tempfile
 
@@ -214,7 +218,7 @@ def mine_hard_negatives(items, detector: pathlib.Path, log) -> dict:
             bad = []
             for c in cands:
                 d = np.hypot(cen[:, 0] - c.center[0], cen[:, 1] - c.center[1]) if len(cen) else np.array([np.inf])
-                if np.all(d > 1.0 * (sz if len(sz) else 1)):  # off-centre views of a die are not negatives
+                if np.all(d > radius * (sz if len(sz) else 1)):
                     bad.append((c.center[0], c.center[1], c.size))
             if bad:
                 out[idx] = bad
@@ -244,7 +248,8 @@ def board_items(n: int, rng) -> list:
     return out
 
 
-def train_classifier(items, epochs: int, rng, log, hard: Optional[dict] = None) -> DiceClassifier:
+def train_classifier(items, epochs: int, rng, log, hard: Optional[dict] = None,
+                     jitter: float = 0.06) -> DiceClassifier:
     """Train the value classifier on augmented patches from ``items`` [(image, LabelledImage)]."""
     net = DiceClassifier(classes=8)
     n_dice = sum(len(it.values) for _, it in items)
@@ -255,7 +260,7 @@ def train_classifier(items, epochs: int, rng, log, hard: Optional[dict] = None) 
     step = 0
     for ep in range(epochs):
         t = time.time()
-        x, y = classifier_samples(items, rng, hard=hard)
+        x, y = classifier_samples(items, rng, hard=hard, jitter=jitter)
         perm = rng.permutation(len(y))
         net.train()
         tot, correct, n = 0.0, 0, 0
@@ -272,9 +277,10 @@ def train_classifier(items, epochs: int, rng, log, hard: Optional[dict] = None) 
     return net
 
 
-def train_detector(items, epochs: int, rng, log, per_epoch: int = 1200) -> DiceDetector:
-    """Train the centre/size detector on augmented crops from ``items``."""
-    net = DiceDetector()
+def train_detector(items, epochs: int, rng, log, per_epoch: int = 1200, width: int = 16) -> DiceDetector:
+    """Train the centre/size detector (``width`` channels in its first layer) on augmented crops
+    from ``items``."""
+    net = DiceDetector(width)
     total = epochs * math.ceil(per_epoch / 32)
     opt = torch.optim.AdamW(net.parameters(), lr=4e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=4e-3, total_steps=total, pct_start=0.15)
@@ -434,6 +440,7 @@ def export(net: nn.Module, example: torch.Tensor, path: pathlib.Path, dynamic: d
 
 
 def main() -> None:
+    """Command line entry point (see the module docstring)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--fold", default="all", help="held-out fold 0 or 1, or 'all' to train on everything")
     ap.add_argument("--holdout-dataset", default=None, help="train without this dataset folder")
@@ -449,6 +456,10 @@ def main() -> None:
     ap.add_argument("--hard-negatives", type=pathlib.Path, default=None,
                     help="a trained dice_detector.onnx: its false alarms on the training images become negatives")
     ap.add_argument("--tilt-boards", type=int, default=0, help="rendered boards for the tilt network's pool")
+    ap.add_argument("--det-width", type=int, default=10, help="detector width (channels of its first layer)")
+    ap.add_argument("--hard-radius", type=float, default=0.5,
+                    help="false alarms closer than this x die size to a labelled die are not used")
+    ap.add_argument("--jitter", type=float, default=0.06, help="classifier positives' centre jitter (x die side)")
     ap.add_argument("--skip-cube", action="store_true", help="do not train the cube-value network")
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args()
@@ -479,11 +490,12 @@ def main() -> None:
         items += board_items(args.boards, rng)
     log(f"training on {len(items)} images (fold held out: {args.fold}, dataset held out: {args.holdout_dataset})")
     if args.only in (None, "cls"):
-        hard = mine_hard_negatives(items, args.hard_negatives, log) if args.hard_negatives else None
-        cls = train_classifier(items, args.cls_epochs, rng, log, hard)
+        hard = (mine_hard_negatives(items, args.hard_negatives, log, args.hard_radius)
+                if args.hard_negatives else None)
+        cls = train_classifier(items, args.cls_epochs, rng, log, hard, args.jitter)
         export(cls, torch.zeros(1, 3, PATCH, PATCH), args.out / "dice_classifier.onnx", {"input": {0: "n"}, "output": {0: "n"}})
     if args.only in (None, "det"):
-        det = train_detector(items, args.det_epochs, rng, log)
+        det = train_detector(items, args.det_epochs, rng, log, width=args.det_width)
         export(det, torch.zeros(1, 3, 192, 192), args.out / "dice_detector.onnx",
                {"input": {2: "h", 3: "w"}, "output": {2: "gh", 3: "gw"}})
     if args.only in (None, "cube") and not args.skip_cube:
