@@ -630,14 +630,18 @@ class Referee:
         return (cube.value, "centre" if cube.owner is None else cube_side(cube.owner))
 
     def _double_seen(self, obs: Observation) -> bool:
-        """True when the cube shows twice its value where it was seen in place
-        before (a cube left turned from the last game is not a double)."""
+        """True when the cube shows twice its value after it was seen in its
+        place (centre, or the owner's side) before: a cube left turned on a
+        player's side from the last game is not a double."""
         key = self._cube_key(obs)
         expected = self._cube_expected()
-        if key == expected:
+        if key is None:
+            return False
+        if key[1] == expected[1] and key[0] != expected[0] * 2:
+            # where it belongs (its face may be misread: a centred 64 read as 16)
             self.w.cube_synced = True
             return False
-        return key is not None and self.w.cube_synced and key[0] == expected[0] * 2
+        return self.w.cube_synced and key[0] == expected[0] * 2
 
     def _check_cube(self, obs: Observation, player: int) -> bool:
         """While ``player`` is about to roll: a double? True when the cube reading
@@ -679,7 +683,10 @@ class Referee:
             if obs.dice:
                 self.observe(obs)
             return
-        if key == (1, "centre") or (board == START_SIGNED and self.table_board() != START_SIGNED):
+        # dropped: the cube turned back and left in the centre (any face but the
+        # offered one: a centred 64 is easily misread), or the checkers set up anew
+        dropped = key is not None and key[1] == "centre" and key[0] != m.cube.value * 2
+        if dropped or (board == START_SIGNED and self.table_board() != START_SIGNED):
             self.drop(taker, by="table")
             if self.w.phase == Phase.GAME_OVER:
                 self.observe(obs)

@@ -3,14 +3,20 @@
 Candidates are quadrilaterals from OpenCV's contour tools (Canny edges and Otsu
 colour thresholds, ``findContours`` + ``approxPolyDP`` / ``minAreaRect``), pairs of
 side-by-side quadrilaterals joined across the bar (boards whose two halves stand
-apart), and quadrilaterals bounded by long near-horizontal and near-vertical lines
-(``HoughLinesP``: a field edged by a groove need not close a contour). Each
+apart), quadrilaterals bounded by long near-horizontal and near-vertical lines
+(``HoughLinesP``: a field edged by a groove need not close a contour), and
+quadrilaterals from two families of long straight lines in any direction (OpenCV's
+line segment detector, collinear segments merged; steep perspective and turned
+boards), ranked by how much of their sides detected segments cover. Each
 candidate, in both of its possible row directions, is warped to a small canonical
 field and scored by the board's signature (:func:`board_score`): in the band where
 the points are narrow each of the 24 point columns shows its point's colour in its
 middle and the field's colour at its edges, neighbouring points alternate, and the
-bar is one colour along its length. The best candidate above ``MIN_SCORE`` wins
-(photos without a board score below 0.2; boards 0.5-1).
+bar is one colour along its length (photos without a board score below 0.2; boards
+0.5-1). The signature tolerates a side pushed out onto the frame or pulled in over
+the points, so near-ties are settled by where the sides sit (:func:`_edge_score`):
+the points' bases touch the long edges, so just inside them the colour changes from
+column to column and just outside it does not.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from vision.registration import RegistrationError
 MIN_SCORE = 0.35
 _W, _H = 160, 150
 #: Signature scores this close to the best count as a tie, settled by :func:`_edge_score`.
-_TIE = 0.08
+_TIE = 0.15
 
 
 def _order(quad: np.ndarray) -> np.ndarray:
@@ -60,69 +66,120 @@ def _lab_score(image_lab: np.ndarray, corners: np.ndarray) -> float:
     lab = cv2.warpPerspective(image_lab, hmat, (_W, _H), flags=cv2.INTER_AREA).astype(np.float32)
     flat = lab.reshape(-1, 3)
     scale = max(20.0, float(np.percentile(np.linalg.norm(flat[::4] - flat.mean(0), axis=1), 90)))
-    bands = np.concatenate([lab[int(0.22 * _H):int(0.38 * _H)], lab[int(0.62 * _H):int(0.78 * _H)]], axis=0)
-    half = bands.shape[0] // 2
+    r0, r1 = int(0.22 * _H), int(0.38 * _H)
+    s0 = int(0.62 * _H)
+    n = min(r1 - r0, int(0.78 * _H) - s0)
+    halves = np.stack([lab[r0:r0 + n], lab[s0:s0 + n]])  # (2, rows, W, 3): top and bottom bands
+    bars = (0.04, 0.07, 0.1)
+    b0 = np.array([0.5 * _W * (1 - b) for b in bars])
+    b1 = np.array([0.5 * _W * (1 + b) for b in bars])
+    pw = b0 / 6
+    c = np.arange(12)
+    x0 = np.where(c[None] < 6, c[None] * pw[:, None], b1[:, None] + (c[None] - 6) * pw[:, None])  # (3, 12)
+    mid = np.clip(np.rint(x0 + pw[:, None] / 2).astype(int), 1, _W - 2)
+    left = np.clip(np.rint(x0).astype(int), 0, _W - 1)
+    right = np.clip(np.rint(x0 + pw[:, None]).astype(int) - 1, 0, _W - 1)
+    # (2, rows, k, 3 bars, 12, 3) -> medians over rows and k: (3 bars, 2, 12, 3)
+    cm = halves[:, :, np.stack([mid - 1, mid, mid + 1])]
+    em = halves[:, :, np.stack([left, right])]
+    mids = np.median(cm.transpose(3, 0, 1, 2, 4, 5).reshape(3, 2, -1, 12, 3), axis=2)
+    edges = np.median(em.transpose(3, 0, 1, 2, 4, 5).reshape(3, 2, -1, 12, 3), axis=2)
+    contrast = np.linalg.norm(mids - edges, axis=3).reshape(3, 24)
+    c_score = np.median(np.clip(contrast / (0.6 * scale), 0, 1), axis=1)
+    d1 = np.linalg.norm(mids[:, :, 1:] - mids[:, :, :-1], axis=3).mean(axis=(1, 2))
+    d2 = np.linalg.norm(mids[:, :, 2:] - mids[:, :, :-2], axis=3).mean(axis=(1, 2))
+    alt = np.clip((d1 - d2) / np.maximum(d1, 1e-3), 0, 1)
+    edge_sd = np.linalg.norm(np.std(edges.reshape(3, 24, 3), axis=1), axis=1) / scale
     best = 0.0
-    for bar in (0.04, 0.07, 0.1):
-        b0, b1 = 0.5 * _W * (1 - bar), 0.5 * _W * (1 + bar)
-        pw = b0 / 6
-        x0 = np.array([c * pw if c < 6 else b1 + (c - 6) * pw for c in range(12)])
-        mid = np.clip(np.rint(x0 + pw / 2).astype(int), 1, _W - 2)
-        left = np.clip(np.rint(x0).astype(int), 0, _W - 1)
-        right = np.clip(np.rint(x0 + pw).astype(int) - 1, 0, _W - 1)
-        mids, edges = [], []
-        for rows in (bands[:half], bands[half:]):
-            c = np.concatenate([rows[:, mid - 1], rows[:, mid], rows[:, mid + 1]], axis=0)  # (3r, 12, 3)
-            e = np.concatenate([rows[:, left], rows[:, right]], axis=0)
-            mids.append(np.median(c, axis=0))
-            edges.append(np.median(e, axis=0))
-        mids_a, edges_a = np.concatenate(mids), np.concatenate(edges)  # (24, 3)
-        contrast = np.linalg.norm(mids_a - edges_a, axis=1)
-        c_score = float(np.median(np.clip(contrast / (0.6 * scale), 0, 1)))
-        rows_m = mids_a.reshape(2, 12, 3)
-        d1 = np.linalg.norm(rows_m[:, 1:] - rows_m[:, :-1], axis=2).mean()
-        d2 = np.linalg.norm(rows_m[:, 2:] - rows_m[:, :-2], axis=2).mean()
-        alt = float(np.clip((d1 - d2) / max(d1, 1e-3), 0, 1))
-        edge_sd = float(np.linalg.norm(np.std(edges_a, axis=0)) / scale)
+    for t in range(3):
         # The bar: one colour from top to bottom (the points change along a column).
-        bar_band = lab[:, int(round(b0 + 0.25 * (b1 - b0))):int(round(b1 - 0.25 * (b1 - b0))) + 1]
+        bar_band = lab[:, int(round(b0[t] + 0.25 * (b1[t] - b0[t]))):int(round(b1[t] - 0.25 * (b1[t] - b0[t]))) + 1]
         med = np.median(bar_band, axis=0)
         mad = float(np.median(np.linalg.norm(bar_band - med[None], axis=2)))
         bar_ok = float(np.clip(1.0 - mad / (0.5 * scale), 0, 1))
-        best = max(best, c_score * (0.5 + 0.5 * alt) * float(np.clip(1.2 - edge_sd, 0, 1)) * (0.5 + 0.5 * bar_ok))
+        best = max(best, float(c_score[t]) * (0.5 + 0.5 * float(alt[t])) * float(np.clip(1.2 - edge_sd[t], 0, 1))
+                   * (0.5 + 0.5 * bar_ok))
     return best
 
 
-def _edge_score(image_lab: np.ndarray, corners: np.ndarray) -> float:
-    """How well a candidate's sides sit on the field's edges (0..1): the points' bases
-    touch the two long edges, so a thin band just inside each of them changes colour
-    from point column to point column (a frame or table band is one colour along its
-    length); along the two short edges the colour changes from base to tip (a frame
-    strip does not). ``image_lab``: 8-bit Lab image; ``corners``: (4, 2) candidate corners
-    with the point rows along TL-TR and BL-BR."""
+def _margin_warp(image_lab: np.ndarray, corners: np.ndarray, fw: int, fh: int,
+                 margin: float) -> tuple[np.ndarray, np.ndarray, int, int, float]:
+    """Warp a candidate field to ``fw`` x ``fh`` with ``margin`` (fraction) of its
+    surroundings on every side. Returns (float32 Lab canvas, image -> canvas homography,
+    x margin, y margin, colour scale of the field)."""
     import cv2
 
-    dst = np.array([[0, 0], [_W, 0], [_W, _H], [0, _H]], np.float32)
+    mx, my = int(round(margin * fw)), int(round(margin * fh))
+    dst = np.array([[mx, my], [mx + fw, my], [mx + fw, my + fh], [mx, my + fh]], np.float32)
     hmat = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
-    lab = cv2.warpPerspective(image_lab, hmat, (_W, _H), flags=cv2.INTER_AREA).astype(np.float32)
-    flat = lab.reshape(-1, 3)
-    scale = max(20.0, float(np.percentile(np.linalg.norm(flat[::4] - flat.mean(0), axis=1), 90)))
-    pw = _W * 0.94 / 12
+    lab = cv2.warpPerspective(image_lab, hmat, (fw + 2 * mx, fh + 2 * my), flags=cv2.INTER_AREA,
+                              borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    field = lab[my:my + fh, mx:mx + fw].reshape(-1, 3)
+    scale = max(20.0, float(np.percentile(np.linalg.norm(field[::4] - field.mean(0), axis=1), 90)))
+    return lab, hmat, mx, my, scale
+
+
+def _side_terms(lab: np.ndarray, scale: float, top: int, bottom: int, left: int, right: int,
+                reach: int = 0) -> list[np.ndarray]:
+    """Edge evidence (0..1) for each side of a field whose edges lie at canvas rows ``top``,
+    ``bottom`` and columns ``left``, ``right`` of ``lab`` ((h, w, 3) float32 Lab), for the
+    side moved by each offset in ``-reach..reach`` pixels (``reach`` is cut to what the
+    canvas allows). Returns four arrays (top, bottom, left, right) indexed by offset + reach.
+
+    Long sides: the colour change from point column to point column (median over the 11
+    neighbouring pairs not across the bar, of band means) in a band just inside, times one
+    minus the same just outside. Short sides: the spread of a strip's colour along its
+    length (70th percentile over ten stretches) just inside, times one minus it just outside.
+    """
+    fw, fh = right - left, bottom - top
+    b, g = max(2, int(0.035 * fh)), max(1, int(0.005 * fh))
+    bw, gw = max(2, int(0.03 * fw)), max(1, int(0.005 * fw))
+    room = min(top, left, lab.shape[0] - bottom, lab.shape[1] - right) - max(b, bw) - max(g, gw) - 1
+    reach = max(0, min(reach, room))
+    ks = np.arange(-reach, reach + 1)
+    pw = fw * 0.94 / 12
     idx = np.arange(12)
-    centres = np.clip(np.rint((idx + 0.5) * pw + (idx >= 6) * 0.06 * _W).astype(int), 0, _W - 1)
-    parts = []
-    for r0, r1 in ((0.015, 0.07), (0.93, 0.985)):
-        band = lab[int(r0 * _H):int(r1 * _H) + 1]
-        cols = np.median(band[:, centres], axis=0)  # (12, 3)
-        d = np.linalg.norm(np.diff(cols, axis=0), axis=1)
-        d = np.delete(d, 5)  # across the bar
-        parts.append(float(np.clip(np.median(d) / (0.35 * scale), 0, 1)))
-    for c0, c1 in ((0.01, 0.035), (0.965, 0.99)):
-        strip = lab[:, int(c0 * _W):int(c1 * _W) + 1].mean(axis=1)  # (H, 3)
-        prof = strip.reshape(10, _H // 10, 3).mean(axis=1)
-        spread = np.linalg.norm(prof - np.median(prof, axis=0), axis=1)
-        parts.append(float(np.clip(np.percentile(spread, 70) / (0.35 * scale), 0, 1)))
+    centres = left + np.clip(np.rint((idx + 0.5) * pw + (idx >= 6) * 0.06 * fw).astype(int), 0, fw - 1)
+    rows = np.concatenate([np.zeros((1, 12, 3), np.float64), np.cumsum(lab[:, centres], axis=0, dtype=np.float64)])
+
+    def across(r0: np.ndarray) -> np.ndarray:  # bands r0..r0+b for every offset
+        cols = (rows[r0 + b] - rows[r0]) / b  # (k, 12, 3)
+        d = np.delete(np.linalg.norm(np.diff(cols, axis=1), axis=2), 5, axis=1)  # not across the bar
+        return np.clip(np.median(d, axis=1) / (0.35 * scale), 0, 1)
+
+    n = fh // 10 * 10
+    cols_cum = np.concatenate([np.zeros((n, 1, 3)), np.cumsum(lab[top:top + n], axis=1, dtype=np.float64)], axis=1)
+
+    def along(c0: np.ndarray) -> np.ndarray:  # strips c0..c0+bw for every offset
+        strip = (cols_cum[:, c0 + bw] - cols_cum[:, c0]) / bw  # (n, k, 3)
+        prof = strip.reshape(10, n // 10, len(c0), 3).mean(axis=1)  # (10, k, 3)
+        spread = np.linalg.norm(prof - np.median(prof, axis=0), axis=2)
+        return np.clip(np.percentile(spread, 70, axis=0) / (0.35 * scale), 0, 1)
+
+    return [across(top + ks + g) * (1 - across(top + ks - g - b)),
+            across(bottom + ks - g - b) * (1 - across(bottom + ks + g)),
+            along(left + ks + gw) * (1 - along(left + ks - gw - bw)),
+            along(right + ks - gw - bw) * (1 - along(right + ks + gw))]
+
+
+def _combine(parts: list[float]) -> float:
     return float(0.5 * np.mean(parts) + 0.5 * min(parts))
+
+
+def _edge_score(image_lab: np.ndarray, corners: np.ndarray) -> float:
+    """How exactly a candidate's sides sit on the field's edges (0..1).
+
+    The points' bases touch the two long edges: a thin band just inside each changes
+    colour from point column to point column while the band just outside (frame,
+    table) does not; along the two short edges a strip just inside changes colour
+    from a point's base to its tip while the strip just outside does not. A side
+    pushed out onto the frame fails the inside test, one pulled in over the points
+    fails the outside test. ``image_lab``: 8-bit Lab image; ``corners``: (4, 2)
+    candidate corners with the point rows along TL-TR and BL-BR.
+    """
+    lab, _, mx, my, scale = _margin_warp(image_lab, corners, _W, _H, 0.05)
+    terms = _side_terms(lab, scale, my, my + _H, mx, mx + _W)
+    return _combine([float(a[len(a) // 2]) for a in terms])
 
 
 def _candidates(img: np.ndarray) -> list[np.ndarray]:
@@ -236,130 +293,137 @@ def _line_quads(gray: np.ndarray, keep: int = 9) -> list[np.ndarray]:
     return quads
 
 
-def _segment_lines(gray: np.ndarray, keep: int = 12) -> list[tuple[np.ndarray, np.ndarray, list[tuple[float, float]]]]:
-    """Long straight lines from OpenCV's line segment detector (``cv2.createLineSegmentDetector``):
-    collinear segments merged. Returns up to ``keep`` lines, most supported first, each as
-    (point on the line (2,), unit direction (2,), covered intervals along the direction)."""
+def _segment_lines(gray: np.ndarray, keep: int = 12) -> list[list[tuple[np.ndarray, np.ndarray, list[tuple[float, float]]]]]:
+    """Long straight lines from OpenCV's line segment detector (``cv2.createLineSegmentDetector``),
+    collinear segments merged, in two families: up to ``keep`` lines near the direction of
+    the best-supported line and up to ``keep`` across it (the points' edges crowd one
+    direction), most supported first. Each line is (point on it (2,), unit direction (2,),
+    covered intervals along the direction from the point)."""
     import cv2
 
     h, w = gray.shape[:2]
     segs = cv2.createLineSegmentDetector().detect(gray)[0]
     if segs is None:
-        return []
+        return [[], []]
     segs = segs.reshape(-1, 4).astype(np.float64)
     length = np.hypot(segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1])
     order = np.argsort(-length)
     order = order[length[order] >= 0.03 * min(h, w)]
-    lines: list[list] = []  # [point, direction, intervals, support]
+    # Each line: [point, direction, endpoints, weights, support]; refitted (weighted
+    # principal axis of its segments' endpoints) as segments join, longest first.
+    lines: list[list] = []
     for i in order:
         p0, p1 = segs[i, :2], segs[i, 2:]
         for ln in lines:
             pt, d = ln[0], ln[1]
-            nrm = np.array([-d[1], d[0]])
-            if abs(np.dot(p0 - pt, nrm)) < 3.0 and abs(np.dot(p1 - pt, nrm)) < 3.0:
-                t0, t1 = sorted((float(np.dot(p0 - pt, d)), float(np.dot(p1 - pt, d))))
-                ln[2].append((t0, t1))
-                ln[3] += t1 - t0
+            # Off the line by under 3 px, more far along it (a short line's direction is rough).
+            if abs((p0[0] - pt[0]) * d[1] - (p0[1] - pt[1]) * d[0]) < 3.0 + 0.02 * abs(np.dot(p0 - pt, d)) and \
+                    abs((p1[0] - pt[0]) * d[1] - (p1[1] - pt[1]) * d[0]) < 3.0 + 0.02 * abs(np.dot(p1 - pt, d)):
+                ln[2] += [p0, p1]
+                ln[3] += [length[i], length[i]]
+                ln[4] += length[i]
+                pts, wts = np.array(ln[2]), np.array(ln[3])
+                ln[0] = (pts * wts[:, None]).sum(axis=0) / wts.sum()
+                cov = ((pts - ln[0]) * wts[:, None]).T @ (pts - ln[0])
+                ln[1] = np.linalg.eigh(cov)[1][:, -1]
                 break
         else:
-            d = (p1 - p0) / length[i]
-            lines.append([p0.copy(), d, [(0.0, float(length[i]))], float(length[i])])
+            lines.append([(p0 + p1) / 2, (p1 - p0) / length[i], [p0, p1], [length[i], length[i]], float(length[i])])
+    for ln in lines:  # covered intervals along the final line
+        t = [float(np.dot(p - ln[0], ln[1])) for p in ln[2]]
+        ln[2] = [tuple(sorted((t[k], t[k + 1]))) for k in range(0, len(t), 2)]
+        ln[3] = ln[4]
     lines = [ln for ln in lines if ln[3] >= 0.12 * min(h, w)]
     lines.sort(key=lambda ln: -ln[3])
     if not lines:
-        return []
-    # Two families (the points' edges crowd one direction): the best ``keep`` lines near the
-    # strongest line's direction and the best ``keep`` across it.
+        return [[], []]
     d0 = lines[0][1]
     near = [ln for ln in lines if abs(float(np.dot(ln[1], d0))) >= np.cos(np.radians(45))]
     across = [ln for ln in lines if abs(float(np.dot(ln[1], d0))) < np.cos(np.radians(45))]
-    return [(ln[0], ln[1], ln[2]) for ln in near[:keep] + across[:keep]]
-
-
-def _coverage(line: tuple[np.ndarray, np.ndarray, list[tuple[float, float]]], a: np.ndarray, b: np.ndarray) -> float:
-    """Fraction of the side from ``a`` to ``b`` (on ``line``) covered by its detected segments."""
-    pt, d, iv = line
-    t0, t1 = sorted((float(np.dot(a - pt, d)), float(np.dot(b - pt, d))))
-    if t1 - t0 < 1:
-        return 0.0
-    cuts = sorted((max(lo, t0), min(hi, t1)) for lo, hi in iv if hi > t0 and lo < t1)
-    total, end = 0.0, t0
-    for lo, hi in cuts:
-        lo = max(lo, end)
-        if hi > lo:
-            total += hi - lo
-            end = hi
-    return total / (t1 - t0)
+    return [[(ln[0], ln[1], ln[2]) for ln in fam[:keep]] for fam in (near, across)]
 
 
 def _segment_quads(gray: np.ndarray, keep: int = 24) -> list[np.ndarray]:
     """Quadrilaterals from two families of long straight lines (any direction, so steep
-    perspective and turned boards too): pairs of roughly parallel lines, two pairs crossing,
-    ranked by how much of their four sides detected segments cover; the best ``keep``."""
-    import cv2
-
+    perspective and turned boards too): a pair of roughly parallel lines from each family,
+    ranked by how much of the four sides between the corners detected segments cover
+    (mean plus half the least); the best ``keep``, image-order corners."""
     h, w = gray.shape[:2]
-    lines = _segment_lines(gray)
-    n = len(lines)
-    ang = np.array([np.degrees(np.arctan2(d[1], d[0])) % 180 for _, d, _ in lines])
-    pairs = []
-    for i in range(n):
-        for j in range(i + 1, n):
-            da = abs(ang[i] - ang[j])
-            da = min(da, 180 - da)
-            if da > 30:
-                continue
-            pi, di = lines[i][0], lines[i][1]
-            sep = abs(np.dot(lines[j][0] - pi, np.array([-di[1], di[0]])))
-            if sep < 0.2 * min(h, w):
-                continue
-            mean = np.degrees(np.arctan2(di[1] + np.sign(np.dot(di, lines[j][1])) * lines[j][1][1],
-                                         di[0] + np.sign(np.dot(di, lines[j][1])) * lines[j][1][0])) % 180
-            pairs.append((i, j, mean))
+    fams = _segment_lines(gray)
+    if min(len(f) for f in fams) < 2:
+        return []
+    step = 2.0
+    reach = 1.5 * float(np.hypot(h, w))
+    nbin = int(2 * reach / step) + 2
 
-    def meet(a: int, b: int) -> np.ndarray | None:
-        (p, d), (q, e) = lines[a][:2], lines[b][:2]
-        den = d[0] * e[1] - d[1] * e[0]
-        if abs(den) < 1e-6:
-            return None
-        t = ((q[0] - p[0]) * e[1] - (q[1] - p[1]) * e[0]) / den
-        return p + t * d
+    def family(lines):
+        pts = np.array([ln[0] for ln in lines])
+        dirs = np.array([ln[1] for ln in lines])
+        cum = np.zeros((len(lines), nbin + 1))
+        for r, (_, _, iv) in enumerate(lines):
+            occ = np.zeros(nbin)
+            for lo, hi in iv:
+                occ[max(0, int((lo + reach) / step)):max(0, int((hi + reach) / step))] = 1
+            cum[r, 1:] = np.cumsum(occ)
+        n = len(lines)
+        i, j = np.triu_indices(n, 1)
+        cosang = np.abs(np.sum(dirs[i] * dirs[j], axis=1))
+        sep = np.abs((pts[j, 0] - pts[i, 0]) * dirs[i, 1] - (pts[j, 1] - pts[i, 1]) * dirs[i, 0])
+        ok = (cosang >= np.cos(np.radians(30))) & (sep >= 0.2 * min(h, w))
+        return pts, dirs, cum, np.stack([i[ok], j[ok]], axis=1)
 
-    out: list[tuple[float, np.ndarray]] = []
+    pa, da, ca, pairs_a = family(fams[0])
+    pb, db, cb, pairs_b = family(fams[1])
+    if not len(pairs_a) or not len(pairs_b):
+        return []
+    # Crossings of every A line with every B line: X[a, b] = pa + ta * da = pb + tb * db.
+    den = da[:, None, 0] * db[None, :, 1] - da[:, None, 1] * db[None, :, 0]
+    den = np.where(np.abs(den) < 1e-6, 1e-6, den)
+    dx = pb[None, :, 0] - pa[:, None, 0]
+    dy = pb[None, :, 1] - pa[:, None, 1]
+    ta = (dx * db[None, :, 1] - dy * db[None, :, 0]) / den
+    tb = (dx * da[:, None, 1] - dy * da[:, None, 0]) / den
+    xy = pa[:, None, :] + ta[..., None] * da[:, None, :]  # (nA, nB, 2)
+    i, j = pairs_a[:, 0][:, None], pairs_a[:, 1][:, None]
+    k, m = pairs_b[:, 0][None, :], pairs_b[:, 1][None, :]
+    quad = np.stack([xy[i, k], xy[i, m], xy[j, m], xy[j, k]], axis=2)  # (PA, PB, 4, 2)
     lim = 0.15 * max(h, w)
-    for a in range(len(pairs)):
-        i, j, ma = pairs[a]
-        for b in range(a + 1, len(pairs)):
-            k, m, mb = pairs[b]
-            dm = abs(ma - mb)
-            if min(dm, 180 - dm) < 45 or len({i, j, k, m}) < 4:
-                continue
-            pts = [meet(i, k), meet(i, m), meet(j, m), meet(j, k)]
-            if any(p is None for p in pts):
-                continue
-            q = np.array(pts)
-            if np.any(q < -lim) or np.any(q[:, 0] > w + lim) or np.any(q[:, 1] > h + lim):
-                continue
-            area = abs(cv2.contourArea(q.astype(np.float32)))
-            if area < 0.08 * w * h or not cv2.isContourConvex(q.astype(np.float32)):
-                continue
-            s1 = 0.5 * (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3]))
-            s2 = 0.5 * (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1]))
-            if not 0.45 < s1 / max(s2, 1e-6) < 2.2:
-                continue
-            cov = [_coverage(lines[i], q[0], q[1]), _coverage(lines[m], q[1], q[2]),
-                   _coverage(lines[j], q[2], q[3]), _coverage(lines[k], q[3], q[0])]
-            out.append((float(np.mean(cov)) + 0.5 * min(cov), _order(q)))
-    out.sort(key=lambda t: -t[0])
-    return [q for _, q in out[:keep]]
+    inside = ((quad >= -lim).all(axis=(2, 3)) & (quad[..., 0] <= w + lim).all(axis=2)
+              & (quad[..., 1] <= h + lim).all(axis=2))
+    nxt = np.roll(quad, -1, axis=2)
+    area = 0.5 * np.abs((quad[..., 0] * nxt[..., 1] - quad[..., 1] * nxt[..., 0]).sum(axis=2))
+    e = nxt - quad
+    e2 = np.roll(e, -1, axis=2)
+    turn = e[..., 0] * e2[..., 1] - e[..., 1] * e2[..., 0]
+    convex = (turn > 0).all(axis=2) | (turn < 0).all(axis=2)
+    side = np.linalg.norm(e, axis=3)
+    ratio = (side[..., 0] + side[..., 2]) / np.maximum(side[..., 1] + side[..., 3], 1e-6)
+    usable = inside & convex & (area >= 0.08 * w * h) & (ratio > 0.45) & (ratio < 2.2)
+    if not usable.any():
+        return []
+
+    def cover(cum, line, t0, t1):
+        lo, hi = np.minimum(t0, t1), np.maximum(t0, t1)
+        a = np.clip(((lo + reach) / step).astype(int), 0, nbin)
+        b = np.clip(((hi + reach) / step).astype(int), 0, nbin)
+        return (cum[line, b] - cum[line, a]) / np.maximum(b - a, 1)
+
+    cov = np.stack([cover(ca, i, ta[i, k], ta[i, m]), cover(cb, m, tb[i, m], tb[j, m]),
+                    cover(ca, j, ta[j, m], ta[j, k]), cover(cb, k, tb[j, k], tb[i, k])], axis=2)
+    rank = np.where(usable, cov.mean(axis=2) + 0.5 * cov.min(axis=2), -1.0).ravel()
+    best = np.argsort(-rank)[:keep]
+    flat = quad.reshape(-1, 4, 2)
+    return [_order(flat[b]) for b in best if rank[b] >= 0]
 
 
 def find_board(image_bgr: np.ndarray) -> np.ndarray:
     """Find the playing field; returns (4, 2) float64 image-order corners.
 
-    ``image_bgr``: (H, W, 3) uint8 BGR. Works on a copy at most 640 pixels wide; the
-    best-scoring candidate (:func:`board_score`) wins. Raises
-    :class:`~vision.registration.RegistrationError` when nothing scores as a board.
+    ``image_bgr``: (H, W, 3) uint8 BGR. Works on a copy at most 640 pixels wide. Every
+    candidate is scored by the board signature (:func:`board_score`); among those within
+    ``_TIE`` of the best, the one maximising signature x (0.3 + 0.7 x :func:`_edge_score`)
+    wins. Raises :class:`~vision.registration.RegistrationError` (a ``ValueError``) when
+    nothing scores ``MIN_SCORE`` or more.
     """
     import cv2
 
@@ -376,18 +440,10 @@ def find_board(image_bgr: np.ndarray) -> np.ndarray:
         for cand in (q, np.array([q[3], q[0], q[1], q[2]])):
             scored.append((_lab_score(lab, cand), cand))
     scored.sort(key=lambda t: -t[0])
-    top: list[tuple[float, np.ndarray]] = []
-    for sc, q in scored:
-        if all(np.abs(q - o).max() > 0.03 * max(img.shape[:2]) for _, o in top):
-            top.append((sc, q))
-        if len(top) >= 4:
-            break
-    best, best_q = (top[0][0], top[0][1]) if top else (0.0, None)
-    if best_q is not None and best >= MIN_SCORE:
-        # Among near-equal candidates (the signature tolerates a side on the frame's outer
-        # edge or on the points' tips), the one whose sides sit on the field's edges.
-        close = [(sc, q) for sc, q in scored[:40] if sc >= best - _TIE]
-        best_q = max(close, key=lambda t: t[0] * (0.5 + 0.5 * _edge_score(lab, t[1])))[1]
-    if best_q is None or best < MIN_SCORE:
+    if not scored or scored[0][0] < MIN_SCORE:
         raise RegistrationError("no board found in the image (give --corners or a --calibration profile)")
+    # Among near-equal candidates (the signature tolerates a side on the frame's outer edge
+    # or across the points' bases), the one whose sides sit on the field's edges.
+    close = [(sc, q) for sc, q in scored[:40] if sc >= scored[0][0] - _TIE]
+    best_q = max(close, key=lambda t: t[0] * (0.3 + 0.7 * _edge_score(lab, t[1])))[1]
     return best_q / s

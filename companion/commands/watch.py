@@ -53,6 +53,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--web", type=_host_port_text, default=None, metavar="HOST:PORT",
                    help="serve the dashboard here (default 127.0.0.1:8080; port 0 picks a free one)")
     p.add_argument("--no-web", action="store_true", help="do not serve the dashboard")
+    p.add_argument("--web-open", action="store_true",
+                   help="on a non-loopback --web address, let anyone on the network view the dashboard "
+                        "without the token (actions still need it)")
     p.add_argument("--serial", metavar="PORT|fake", help="drive the LED board on this serial port ('fake': a simulated board)")
     p.add_argument("--events-jsonl", metavar="FILE", help="write every event as one JSON line to FILE ('-': standard output)")
     p.add_argument("--match-log", metavar="FILE", help="SQLite match log (resumed when it holds the same match)")
@@ -197,7 +200,7 @@ def _start_web(args: argparse.Namespace, session: Any, stack: list, say) -> None
         return
     address = args.web or DEFAULT_WEB
     try:
-        server = start_dashboard(session, address, say=say)
+        server = start_dashboard(session, address, open_viewing=args.web_open, say=say)
     except OSError as exc:
         if args.web is None:  # the default address is busy: go on without the dashboard
             say(f"dashboard not started: {address} is not available ({exc.strerror or exc}); use --web HOST:PORT")
