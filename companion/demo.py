@@ -20,7 +20,7 @@ import random
 import shutil
 from typing import Any, Optional
 
-from companion.scripted_game import HAND_FRAMES, STILL_FRAMES, DieSpec, Scene, Script, _Builder
+from companion.scripted_game import STILL_FRAMES, DieSpec, Scene, Script, _Builder
 from companion.table import TableLayout, right_half, signed_to_points
 
 DEMO_VERSION = 4

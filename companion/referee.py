@@ -21,7 +21,11 @@ every resulting event on the bus. What it decides (tournament rules, DESIGN.md):
   Illegal: a verdict with reasons and the closest legal play; then the referee
   waits for the correction (``illegal_play_policy="mandatory_correction"``), or
   the opponent may accept the play by rolling or doubling
-  (``"opponent_option"``). A corrected board gives ``"corrected"``;
+  (``"opponent_option"``). A corrected board gives ``"corrected"``. Dice
+  picked up with nothing moved although a play exists are taken as a re-roll
+  when the same player rolls again (``cocked_dice`` with code
+  ``rolled_again``, then the new roll), and judged (``must_play``) only when
+  the opponent rolls or doubles or checkers move;
 - **position changed**: the board changes while a player is about to roll
   (``"position_changed"``; ``"corrected"`` with code ``position_restored`` when
   it is put back);
@@ -45,7 +49,8 @@ import enum
 from typing import Any, Optional, Sequence
 
 from companion.bus import Event, EventBus
-from companion.events import CockedDiceEvent, OverrideEvent, TurnEvent, VerdictEvent
+from companion.events import CockedDiceEvent, OverrideEvent, RollEvent, TurnEvent, VerdictEvent
+from companion.judgement import Judgement, judge
 from companion.observation import DieReading, Observation
 from companion.table import (
     START_SIGNED,
@@ -125,68 +130,8 @@ class _Watch:
     reported_cube: Optional[tuple] = None
     in_progress: Optional[tuple[int, ...]] = None
     cube_synced: bool = False  # the cube has been seen where the match says it is
+    withdrawn: bool = False  # the dice were picked up with nothing moved (a re-roll?)
     match_actions: int = 0
-
-
-@dataclasses.dataclass(frozen=True)
-class Judgement:
-    """The rulebook's answer, in the referee's terms: ``kind`` (``"legal"``,
-    ``"illegal"``, ``"in_progress"``, ``"no_change"``), ``play`` and
-    ``closest_legal`` in notation, ``reasons`` as ``{"code", "message"}`` dicts,
-    ``closest_signed`` the closest legal result (mover's view, 26 ints)."""
-
-    kind: str
-    play: Optional[str] = None
-    reasons: tuple[dict[str, str], ...] = ()
-    closest_legal: Optional[str] = None
-    closest_signed: Optional[tuple[int, ...]] = None
-
-
-def _reason(r: Any) -> dict[str, str]:
-    if isinstance(r, dict):
-        return {"code": str(r.get("code", "illegal")), "message": str(r.get("message", r.get("code", "")))}
-    if hasattr(r, "code"):
-        return {"code": str(r.code), "message": str(getattr(r, "message", r.code))}
-    return {"code": "illegal", "message": str(r)}
-
-
-def _notation(play: Any) -> Optional[str]:
-    if play is None:
-        return None
-    if isinstance(play, str):
-        return play
-    n = getattr(play, "notation", None)
-    return n() if callable(n) else (n if n is not None else str(play))
-
-
-def judge(before: Sequence[int], dice: tuple[int, int], after: Sequence[int], complete: bool = False,
-          plays: Any = None) -> Judgement:
-    """Judge the board ``after`` against ``before`` (both 26 signed ints, mover's
-    view) for ``dice`` with ``companion.verdict.judge`` (look-up among the
-    results of every legal play; gnubg's rule: the most dice, then the most
-    pips). ``complete``: the turn is over (a prefix or an unchanged board is then
-    illegal when a fuller play was possible; a player who cannot move plays
-    nothing, which is legal). ``plays``: ``legal_plays(before, dice)`` if known."""
-    from companion.dice import Dice
-    from companion.position import Position
-    from companion.verdict import judge as rules_judge
-
-    v = rules_judge(Position.from_signed(list(before)), Dice(*dice), Position.from_signed(list(after)),
-                    complete=complete, plays=plays)
-    kind = v.kind
-    if kind == "no_change" and complete and v.dance:
-        kind = "legal"  # no checker can move: the empty play is the legal play
-    closest = v.closest_legal
-    closest_signed = None
-    if closest is not None and getattr(closest, "result", None) is not None:
-        closest_signed = tuple(closest.result.to_signed())
-    return Judgement(
-        kind=kind,
-        play=_notation(v.play),
-        reasons=tuple(_reason(r) for r in v.reasons),
-        closest_legal=_notation(closest),
-        closest_signed=closest_signed,
-    )
 
 
 class Referee:
@@ -510,6 +455,9 @@ class Referee:
         mover = self.match.on_roll
         expected = self.table_board()
         acted = self._opponent_acts(obs, mover)
+        if w.withdrawn:
+            self._after_withdrawn(obs, board, mover, expected, acted)
+            return
         if obs.dice and not acted:
             # the dice are still down: the play is in progress, never accused
             if board != w.in_progress and board != expected:
@@ -520,9 +468,55 @@ class Referee:
                     self._verdict("in_progress", mover, play=j.play, before=self.view(mover, expected),
                                   after=self.view(mover, board), judgement=j, record=False)
             return
+        if not acted and board == expected and self._plays(self.view(mover, expected), self.match.dice):
+            # the dice were picked up and nothing moved although a play exists:
+            # a re-roll (a cocked roll the camera missed) more often than a
+            # refusal to play; judged only if the opponent rolls or doubles next
+            self._push()
+            w.withdrawn = True
+            return
         self._end_turn(board)
         if acted and self.w.phase in (Phase.ROLL, Phase.CORRECTION):
             self.observe(obs)  # the opponent's roll or double
+
+    def _after_withdrawn(self, obs: Observation, board: tuple[int, ...], mover: int, expected: tuple[int, ...],
+                         acted: bool) -> None:
+        """The mover picked up the dice without moving: a new roll by the mover is a
+        re-roll; the opponent acting, or checkers moving, ends the turn."""
+        w = self.w
+        if acted:
+            w.withdrawn = False
+            self._end_turn(board)
+            if self.w.phase in (Phase.ROLL, Phase.CORRECTION):
+                self.observe(obs)
+            return
+        if obs.dice:
+            key = self._dice_key(obs)
+            if key == w.reported_dice:
+                return
+            reasons = [r for d in obs.dice if (r := self._cocked_reason(d, mover))]
+            if reasons:
+                w.reported_dice = key
+                self.bus.publish(CockedDiceEvent(player=mover, dice=tuple(d.value for d in obs.dice), reasons=tuple(reasons)))
+                return
+            if len(obs.dice) == 2:
+                dice = (obs.dice[0].value, obs.dice[1].value)
+                self._push()
+                self.bus.publish(CockedDiceEvent(
+                    player=mover, dice=tuple(self.match.dice),
+                    reasons=({"code": "rolled_again", "message": "the dice were picked up and rolled again: the first roll did not count"},)))
+                self._act("correct", self.match.position, on_roll=mover, dice=dice,
+                          reason="the dice were rolled again")
+                self.bus.publish(RollEvent(player=mover, dice=dice))
+                w.withdrawn = False
+                w.reported_dice = None
+                w.in_progress = None
+                self._publish_turn()
+            return
+        w.reported_dice = None
+        if board != expected:
+            w.withdrawn = False
+            self._end_turn(board)
 
     def _end_turn(self, board: tuple[int, ...], push: bool = True) -> None:
         m = self.match
@@ -531,6 +525,7 @@ class Referee:
         before = self.view(mover, self.table_board())
         after = self.view(mover, board)
         j = judge(before, dice, after, complete=True, plays=self._plays(before, dice))
+        self.w.withdrawn = False
         if push:
             self._push()
         if j.kind == "legal":
@@ -775,6 +770,7 @@ class Referee:
         if w.phase not in (Phase.PLAY, Phase.CORRECTION):
             raise RefereeError(f"no roll to set while waiting for {w.phase.value.replace('_', ' ')}")
         self._push()
+        w.withdrawn = False
         self.bus.publish(OverrideEvent(action="set_dice", by=by, detail={"dice": list(dice), "was": list(m.dice or ())}))
         self._act("correct", m.position, on_roll=m.on_roll, dice=dice, reason=f"dice set by {by}")
         if w.phase == Phase.CORRECTION and w.illegal_board is not None:
@@ -809,6 +805,7 @@ class Referee:
         w.illegal_board = None
         w.reported_change = None
         w.in_progress = None
+        w.withdrawn = False
         self._sync_phase()
 
     def accept_board(self, by: str = "keyboard") -> None:

@@ -117,7 +117,6 @@ def test_cocked_dice_and_wrong_half_are_rolled_again():
 
 
 def test_die_on_checker_policy():
-    from companion.observation import DieReading
     import dataclasses
 
     for policy, expect_roll in (("flat_ok", True), ("cocked", False)):
@@ -425,3 +424,42 @@ def test_dice_that_vanish_without_a_hand_are_a_misreading():
     t.hand()
     t.show()
     assert [e["verdict"] for e in t.judged("verdict")] == ["legal"]
+
+
+def test_dice_picked_up_without_a_move_then_rolled_again_is_a_reroll():
+    """A cocked roll the camera missed: the player picks the dice up and rolls
+    again. No accusation; the first roll is void, the second one counts."""
+    t = Table()
+    opening(t, 3, 1)
+    t.hand()
+    t.show(board=play_board(0, [(8, 5), (6, 5)], t.board))
+    t.clear()
+    t.show([DieSpec(6, "left"), DieSpec(2, "left", slot=1)])  # player 1 (really cocked, read flat)
+    t.hand()
+    t.show()  # picked up, nothing moved
+    assert not t.judged("verdict")
+    t.show([DieSpec(4, "left"), DieSpec(3, "left", slot=1)])  # rolled again
+    ev = t.judged()
+    assert [e["type"] for e in ev] == ["roll", "cocked_dice", "roll"]
+    assert ev[1]["reasons"][0]["code"] == "rolled_again" and ev[2]["dice"] == [4, 3]
+    t.hand()
+    t.show([DieSpec(4, "left"), DieSpec(3, "left", slot=1)], board=play_board(1, [(13, 9), (13, 10)], t.board))
+    t.hand()
+    t.show()
+    assert [e["verdict"] for e in t.judged("verdict")] == ["legal"]
+    assert t.session.state()["on_roll"] == 0
+
+
+def test_a_player_who_passes_is_judged_when_the_opponent_rolls():
+    t = Table()
+    opening(t, 3, 1)
+    t.hand()
+    t.show(board=play_board(0, [(8, 5), (6, 5)], t.board))
+    t.clear()
+    t.show([DieSpec(6, "left"), DieSpec(2, "left", slot=1)])
+    t.hand()
+    t.show()  # player 1 picks the dice up without playing
+    assert not t.judged("verdict")
+    t.show([DieSpec(5, "right"), DieSpec(5, "right", slot=1)])  # player 0 rolls: player 1's turn is over
+    v = t.judged("verdict")
+    assert len(v) == 1 and v[0]["verdict"] == "illegal" and v[0]["reasons"][0]["code"] == "must_play"

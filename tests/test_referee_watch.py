@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import json
 import os
-import pathlib
 import subprocess
 import sys
 
 import cv2
 import numpy as np
-import pytest
 
 from companion.bus import EventBus
 from companion.scripted_game import comparable, expected_comparable, observations, random_game

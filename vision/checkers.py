@@ -33,6 +33,11 @@ working scale (``CheckerSettings.work_scale``) for speed. Stage by stage:
    nor the checker colours explain, over a point's counted checkers or the slot
    after them, make the point unreadable (:mod:`vision.occlusion`).
 
+Dice: given the dice's boxes (``dice_mask``, from the dice plug-in), the pixels
+under a die give no outline and no template difference; a slot a die covers is
+judged on the rest of its disc (or a wider ring), takes its point's colour, and is
+counted when a checker stands beyond it (checkers do not float).
+
 Thresholds live in :class:`CheckerSettings` (profiles can override them; every one
 is documented in ``calibration/README.md``).
 """
@@ -85,6 +90,7 @@ class CheckerSettings:
     base_margin: float = 0.0
     fit_halves: bool = True
     size_search: tuple[float, ...] = (0.94, 1.0, 1.06)
+    size_margin: float = 0.02
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-data form for a profile."""
@@ -310,13 +316,17 @@ def _arc_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, 
 
 def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings = CheckerSettings(),
                   colours: Optional[CheckerColours] = None, occlusion: bool = True,
-                  halves: Optional[Sequence[float]] = None, diameter: Optional[float] = None) -> CheckerReading:
+                  halves: Optional[Sequence[float]] = None, diameter: Optional[float] = None,
+                  dice_mask: Optional[np.ndarray] = None) -> CheckerReading:
     """Read every point and the bar from a warped field.
 
     ``field_bgr``: (h, w, 3) uint8 BGR canonical field at ``settings.work_scale``
     (see :func:`warp_for_reading`); ``field``: its registration (for the geometry
     proportions); ``colours``: learned checker colours or ``None`` to cluster them
-    from this frame; ``occlusion``: look for hands/arms/cups.
+    from this frame; ``occlusion``: look for hands/arms/cups; ``dice_mask``: (h, w)
+    bool, True where dice (or the cube) lie (see :func:`dice_mask_from_boxes`): those
+    pixels give no checker evidence (no outline, no difference from the empty
+    point) and no checker colour, so a die neither adds a checker nor hides one.
     Returns a :class:`CheckerReading`. Raises :class:`CheckerReadError` on a bad image.
     """
     import cv2
@@ -328,6 +338,16 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
     h, w = field_bgr.shape[:2]
     lab = _lab(field_bgr)
     gx, gy = _gradients(lab)
+    if dice_mask is not None:
+        if dice_mask.shape != (h, w):
+            raise CheckerReadError(f"dice mask is {dice_mask.shape}, the field image {(h, w)}")
+        dice_mask = dice_mask.astype(bool)
+        if not dice_mask.any():
+            dice_mask = None
+        else:
+            # A die's own edges (and its rim) are no checker outline.
+            gx[dice_mask] = 0
+            gy[dice_mask] = 0
     t1 = time.perf_counter()
     timings["features"] = (t1 - t0) * 1e3
 
@@ -357,8 +377,11 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
         dh = 2 * ry
         far, vk = _slot_arcs(gx, gy, cols, rx, ry, dh, h, settings, same_radius=False)
         support = float(np.minimum(far / settings.tall_edge_min, 3.0).sum())
-        if best is None or support > best[0] * (1.0 + 1e-6):
-            best = (support, size, rx, ry, dh, far, vk)
+        # The nominal size is kept unless another fits clearly better (``size_margin``):
+        # a die or a stray edge must not flip the stacks' pitch.
+        bonus = 1.0 + (settings.size_margin if size == settings.checker_diameter else 0.0)
+        if best is None or support * bonus > best[0] * (1.0 + 1e-6):
+            best = (support * bonus, size, rx, ry, dh, far, vk)
     _, used_diameter, rx, ry, dh, far, vk = best
     if settings.arc_same_radius:
         far, vk = _slot_arcs(gx, gy, cols, rx, ry, dh, h, settings, same_radius=True)
@@ -371,21 +394,33 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
     inner = cv2.blur(lab, (k, k))
 
     classes = _point_classes()
-    ev = _slot_evidence(far, lab, cols, classes, rx, dh, thr, settings)
+    ev = _slot_evidence(far, lab, cols, classes, rx, dh, thr, settings, dice_mask)
     checkers: list[Checker] = []
     for i in range(24):
         e = ev["evidence"][i]
-        n = _stack_count(e, settings)
+        n = _stack_count(e, settings, ev["covered"][i])
         places = list(ev["v"][:n])
         if n == len(e):  # the line reaches the middle: checkers may overlap (up to 15)
             places = _tall_stack(gx, gy, inner, cols, i, rx, ry, dh, h, settings) or places
+        first = len(checkers)
+        hidden = []
         for k, v in enumerate(places):
             x = float(cols.centres[i])
             y = float(cols.bases[i] + cols.dirs[i] * v)
             c = inner[int(np.clip(round(y), 0, h - 1)), int(np.clip(round(x), 0, w - 1))]
             kk = min(k, len(e) - 1)
-            checkers.append(Checker(x, y, (float(c[0]), float(c[1]), float(c[2])), float(e[kk]), i + 1,
+            if dice_mask is not None:
+                c = _uncovered_colour(lab, dice_mask, x, y, rx, c)
+                if ev["covered"][i, kk] >= 0.5:
+                    hidden.append(len(checkers))
+            checkers.append(Checker(x, y, (float(c[0]), float(c[1]), float(c[2])), max(1.0, float(e[kk])), i + 1,
                                     outlined=bool(ev["arc"][i, kk] >= 1.0)))
+        seen = [j for j in range(first, len(checkers)) if j not in hidden]
+        if hidden and seen:
+            # A checker mostly under a die has its point's colour (one colour per point).
+            c = np.median(np.array([checkers[j].lab for j in seen]), axis=0)
+            for j in hidden:
+                checkers[j] = dataclasses.replace(checkers[j], lab=(float(c[0]), float(c[1]), float(c[2])))
     t4 = time.perf_counter()
     timings["points"] = (t4 - t3) * 1e3
 
@@ -461,8 +496,50 @@ def _strips(lab: np.ndarray, cols: _Columns, hh: int) -> tuple[np.ndarray, int]:
     return out, ws
 
 
+def _uncovered_colour(lab: np.ndarray, mask: np.ndarray, x: float, y: float, r: float,
+                      default: np.ndarray) -> np.ndarray:
+    """Mean Lab colour (3,) of the disc (0.95 ``r``, inside the rim) at (``x``, ``y``)
+    outside ``mask`` (a die on the checker); ``default`` when the disc is clear or
+    (almost) all covered."""
+    h, w = mask.shape
+    ri = max(1, int(0.95 * r))
+    x0, x1 = max(0, int(x) - ri), min(w, int(x) + ri + 1)
+    y0, y1 = max(0, int(y) - ri), min(h, int(y) + ri + 1)
+    m = mask[y0:y1, x0:x1]
+    if not m.any():
+        return default
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    keep = (((xx - x) ** 2 + (yy - y) ** 2) <= ri * ri) & ~m
+    if keep.sum() < 4:
+        return default
+    return lab[y0:y1, x0:x1][keep].mean(axis=0)
+
+
+def dice_mask_from_boxes(boxes: Sequence[Sequence[float]], field: Field, shape: tuple[int, int],
+                         scale: float, grow: float = 0.05) -> np.ndarray:
+    """Where dice lie on the working field: (h, w) bool for ``shape`` (h, w).
+
+    ``boxes``: image-pixel boxes ``(x0, y0, x1, y1)`` (a die's or the cube's);
+    ``field``: the registration; ``scale``: the working scale
+    (``CheckerSettings.work_scale``); ``grow``: each box is grown by this fraction of
+    its side on every side (rounded corners, shadow, a loose box).
+    """
+    import cv2
+
+    mask = np.zeros(shape, np.uint8)
+    for box in boxes:
+        x0, y0, x1, y1 = (float(v) for v in box)
+        gx_, gy_ = grow * (x1 - x0), grow * (y1 - y0)
+        quad = np.array([[x0 - gx_, y0 - gy_], [x1 + gx_, y0 - gy_], [x1 + gx_, y1 + gy_], [x0 - gx_, y1 + gy_]])
+        pts = field.to_field(quad) * scale
+        if not np.all(np.isfinite(pts)):
+            continue
+        cv2.fillConvexPoly(mask, np.round(pts).astype(np.int32), 1)
+    return mask.astype(bool)
+
+
 def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.ndarray, rx: float, dh: float,
-                   thr: float, settings: CheckerSettings) -> dict[str, Any]:
+                   thr: float, settings: CheckerSettings, dice_mask: Optional[np.ndarray] = None) -> dict[str, Any]:
     """Evidence (>1: a checker) for checker slots 0..K-1 of every point: (24, K).
 
     Two cues, each divided by its threshold, the stronger kept: the far-arc edge score
@@ -474,6 +551,9 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.nda
     n_slots = far.shape[1]
     vk = settings.base_margin * dh + (np.arange(n_slots) + 0.5) * dh
     strips, ws = _strips(lab, cols, hh)
+    dstrips = None
+    if dice_mask is not None:
+        dstrips = _strips(np.repeat(dice_mask[..., None], 3, axis=2).astype(np.float32), cols, hh)[0][..., 0] > 0.5
     # Arc evidence per slot first: it decides which points may serve as empty templates.
     arc = (far / thr).astype(np.float32)
     # A checker at a slot implies checkers below it: occupied-by-arcs = any arc from here up.
@@ -482,12 +562,16 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.nda
     yy, xx = np.mgrid[-int(r_in):int(r_in) + 1, 0:ws]
     disc = ((xx - (ws - 1) / 2) ** 2 + yy ** 2) <= r_in ** 2
     diff = np.zeros((24, n_slots), np.float32)
+    covered_frac = np.zeros((24, n_slots), np.float32)
     # Each class's point colour: the middle of the points a little past their base
     # (2.5-3.5 checkers out, where few stacks reach), median over the class.
     c0, c1 = int(2.5 * dh), int(min(hh, 3.5 * dh))
     mid = strips[:, c0:c1, ws // 2 - 1:ws // 2 + 2].reshape(24, -1, 3).mean(axis=1)
     point_colour = [np.median(mid[cls == c], axis=0) for c in (0, 1)]
     centre_mask = (((xx - (ws - 1) / 2) ** 2 + yy ** 2) <= (0.35 * rx) ** 2)
+    r_out = 0.95 * rx
+    yw, xw = np.mgrid[-int(r_out):int(r_out) + 1, 0:ws]
+    wide = ((xw - (ws - 1) / 2) ** 2 + yw ** 2) <= r_out ** 2
     for k, v in enumerate(vk):
         y0 = int(round(v)) - int(r_in)
         rows = np.arange(y0, y0 + disc.shape[0])
@@ -511,6 +595,31 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.nda
             d = np.sqrt(((pix[idx] - template[None]) ** 2).sum(-1))  # (len(idx), n)
             q = int(round(settings.diff_percentile / 100.0 * (d.shape[1] - 1)))
             raw = np.partition(d, q, axis=1)[:, q]
+            if dstrips is not None:
+                # Pixels under a die are no evidence: the percentile over the rest of
+                # the disc, or of a slightly wider one when the die hides most of it (a
+                # checker shows its ring around a die lying on it; an empty point its
+                # own colour around a die).
+                covered = dstrips[idx][:, rows[ok]][:, mask]  # (len(idx), n)
+                covered_frac[idx, k] = covered.mean(axis=1)
+                touched = np.nonzero(covered.any(axis=1))[0]
+                if len(touched):
+                    rows_w = np.arange(int(round(v)) - int(r_out), int(round(v)) + int(r_out) + 1)
+                    ok_w = (rows_w >= 0) & (rows_w < hh)
+                    disc_w = wide[ok_w]
+                    pix_w = strips[idx][:, rows_w[ok_w]][:, disc_w]  # (len(idx), n_w, 3)
+                    cov_w = dstrips[idx][:, rows_w[ok_w]][:, disc_w]
+                    tmpl_w = np.median(pix_w[np.searchsorted(idx, ref)], axis=0)
+                    for j in touched:
+                        rest = d[j][~covered[j]]
+                        if len(rest) < 0.5 * d.shape[1]:
+                            # Most of the inner disc is hidden: the wider ring instead.
+                            rest = np.sqrt(((pix_w[j][~cov_w[j]] - tmpl_w[~cov_w[j]]) ** 2).sum(-1))
+                        if len(rest) < 0.25 * pix_w.shape[1]:
+                            raw[j] = 0.0
+                        else:
+                            qj = int(round(settings.diff_percentile / 100.0 * (len(rest) - 1)))
+                            raw[j] = np.partition(rest, qj)[qj]
             # On a clean board the empty points match their template closely: the
             # threshold drops towards ``colour_floor`` (dark checkers on dark points).
             noise = float(np.median(raw[np.searchsorted(idx, ref)]))
@@ -523,7 +632,8 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.nda
         idx = np.nonzero(cls == c)[0]
         free = idx[~arc_occ[idx, 0]]
         full.append(np.median(strips[idx if len(free) < 3 else free], axis=0))
-    return {"evidence": ev, "v": vk, "arc": arc, "diff": diff, "strips": strips, "templates": full}
+    return {"evidence": ev, "v": vk, "arc": arc, "diff": diff, "strips": strips, "templates": full,
+            "covered": covered_frac}
 
 
 def _bar_checkers(lab: np.ndarray, gx: np.ndarray, gy: np.ndarray, inner: np.ndarray, bx: float, gap: float,
@@ -707,16 +817,22 @@ def _at_most_fifteen(checkers: list[Checker], unreadable: set[int] = frozenset()
     return out
 
 
-def _stack_count(e: np.ndarray, settings: CheckerSettings) -> int:
+def _stack_count(e: np.ndarray, settings: CheckerSettings, covered: Optional[np.ndarray] = None) -> int:
     """Checkers in a line from the base given per-slot evidence ``e`` (K,): the longest
     run from slot 0 of slots reaching 1; a slot reaching only ``settings.slot_weak``
-    is bridged when the next one reaches 1 (a faint checker inside a stack)."""
+    is bridged when the next one reaches 1 (a faint checker inside a stack), unless a
+    die covers a fifth of it or more (``covered``: (K,) fractions; a die's remains are
+    no faint checker); a slot a die covers is bridged whatever its evidence when the
+    next one reaches 1 (checkers stand in a line from the base: one is under the die)."""
     n = 0
     k = 0
     while k < len(e):
         if e[k] >= 1.0:
             n = k + 1
-        elif e[k] >= settings.slot_weak and k + 1 < len(e) and e[k + 1] >= 1.0:
+        elif covered is not None and covered[k] >= 0.2 and k + 1 < len(e) and e[k + 1] >= 1.0:
+            pass  # a die hides this slot but a checker stands beyond it: checkers do not float
+        elif (e[k] >= settings.slot_weak and k + 1 < len(e) and e[k + 1] >= 1.0
+              and (covered is None or covered[k] < 0.2)):
             pass
         else:
             break

@@ -132,6 +132,10 @@ def cmd_read(args: argparse.Namespace) -> int:
         from vision.annotate import annotate
 
         pic = annotate(image, result.field, obs, result.checkers, reader.settings.work_scale)
+        if obs.dice or obs.cube is not None:
+            from vision.dice_annotate import annotate as annotate_dice
+
+            pic = annotate_dice(pic, obs.dice, obs.cube)
         out = pathlib.Path(args.annotate)
         try:
             ok = cv2.imwrite(str(out), pic)

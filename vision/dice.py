@@ -47,15 +47,19 @@ class Candidate:
 class DiceSettings:
     """Thresholds of the dice reader (all probabilities in 0..1).
 
-    ``peak``: minimum detector heatmap peak; ``field_die_input_px``: with a registered board the
-    detector runs at the scale where a die is this many pixels (the detector is trained for 11-44); ``accept``: minimum probability that a candidate is a
-    die (1 - p(not a die)); ``merge``: candidates closer than ``merge`` x size are one die.
+    ``peak``: minimum detector heatmap peak; ``accept``: minimum probability of the die's value
+    (so "not a die" and "cube" together stay below it); ``field_die_input_px``: with a registered
+    board the detector runs at the scale where a die is this many pixels (the detector is trained
+    for 11-44); ``merge``: candidates closer than ``merge`` x size are one die;
+    ``turns``: the classifier reads each patch turned by 0, 90, 180, 270 degrees (1 to 4 of them)
+    and averages (a die's value does not change when it turns).
     """
 
     peak: float = 0.25
     field_die_input_px: float = 12.0
     accept: float = 0.5
     merge: float = 0.6
+    turns: int = 4
     max_dice: int = 64
 
 
@@ -156,12 +160,17 @@ class DiceReader:
         column 7 a doubling cube (zero for a 7-class model)."""
         if not cands:
             return np.zeros((0, 8))
-        patches = [crop_patch(image_bgr, c.center, c.size) for c in cands]
-        self.classifier.setInput(patches_blob(patches))
-        logits = self.classifier.forward().astype(np.float64)
-        logits -= logits.max(axis=1, keepdims=True)
-        e = np.exp(logits)
-        p = e / e.sum(axis=1, keepdims=True)
+        blob = patches_blob([crop_patch(image_bgr, c.center, c.size) for c in cands])
+        p = np.zeros((len(cands), 0))
+        turns = self.settings.turns
+        for k in range(turns):
+            self.classifier.setInput(blob if k == 0 else np.ascontiguousarray(np.rot90(blob, k, axes=(2, 3))))
+            logits = self.classifier.forward().astype(np.float64)
+            logits -= logits.max(axis=1, keepdims=True)
+            e = np.exp(logits)
+            q = e / e.sum(axis=1, keepdims=True)
+            p = q if k == 0 else p + q
+        p /= turns
         if p.shape[1] == 7:
             p = np.hstack([p, np.zeros((len(p), 1))])
         return p
@@ -193,9 +202,9 @@ class DiceReader:
         """The accepted dice among scanned candidates (not "not a die", not the cube)."""
         out = []
         for cand, p in zip(cands, probs):
-            if p[:6].sum() < self.settings.accept:
-                continue
             v = int(np.argmax(p[:6]))
+            if p[v] < self.settings.accept:
+                continue
             half = cand.size / 2
             x, y = cand.center
             out.append(DieReading(value=v + 1, center=(x, y), box=(x - half, y - half, x + half, y + half),

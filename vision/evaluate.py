@@ -2,7 +2,8 @@
 
     python -m vision.evaluate [--data ../shared/data/boards] [--mode corners|auto]
                               [--csv benchmarks/results/board_eval.csv] [--pictures DIR]
-    python -m vision.evaluate --synthetic 60 [--seed 1]
+    python -m vision.evaluate --synthetic 60 [--seed 1] [--synthetic-dice]
+    ... [--dice none|labels|model]
 
 Real photos: ``DATA/labels/<name>.json`` beside ``DATA/images/`` (the labels'
 format is described in ``../shared/data/boards/README.md``: per point counts and
@@ -10,6 +11,14 @@ colour letters in image layout). ``--mode corners`` registers with the labelled
 corners (the reading stage alone); ``--mode auto`` finds the board itself.
 Synthetic: random positions drawn by :mod:`vision.render_board` in every style,
 camera pose, lighting and stacking mode, with their ground truth.
+
+Dice: ``--dice labels`` hands the reader the labelled dice (a box around each
+label's centre, 0.6 of a checker wide; for rendered boards the drawn dice's boxes)
+as a dice plug-in would, so the masking of dice out of the checker evidence is
+measured apart from the dice detector; ``--dice model`` runs the dice engineer's
+:class:`vision.dice_plugin.DicePlugin` (its models in ``vision/models``).
+``--synthetic-dice`` draws two flat dice on every rendered board (on empty
+points, on checkers, on the bar's edge or anywhere on the field).
 
 Prints layered accuracy, as chesscog does: whole board exactly right (every
 readable point's count and colour, and the bar), per point (count; count and
@@ -119,8 +128,33 @@ def _summary(rows: list[dict[str, Any]], title: str) -> str:
     return "\n".join(lines)
 
 
-def evaluate_photos(data: pathlib.Path, mode: str, pictures: Optional[pathlib.Path]) -> list[dict[str, Any]]:
-    """Read every labelled photo under ``data``; returns one result row per image."""
+def label_dice(label: dict[str, Any], field: Any) -> list[Any]:
+    """The labelled dice of a photo as :class:`~companion.observation.DieReading` with a
+    square box 0.6 of a checker wide around each labelled centre (the labels give no box)."""
+    from companion.observation import DieReading
+
+    out = []
+    cw = field.checker_size[0]
+    for d in label.get("dice") or []:
+        x, y = (float(v) for v in d["xy"])
+        f = field.to_field(np.array([[x, y]]))[0]
+        a, b = field.to_image(np.array([[f[0] - cw / 2, f[1]], [f[0] + cw / 2, f[1]]]))
+        half = 0.3 * float(np.linalg.norm(b - a))
+        out.append(DieReading(int(d["value"]), (x, y), (x - half, y - half, x + half, y + half)))
+    return out
+
+
+def _model_plugin() -> Any:
+    from vision.dice_plugin import DicePlugin
+
+    return DicePlugin()
+
+
+def evaluate_photos(data: pathlib.Path, mode: str, pictures: Optional[pathlib.Path],
+                    dice: str = "none") -> list[dict[str, Any]]:
+    """Read every labelled photo under ``data``; returns one result row per image.
+    ``dice``: ``"none"``, ``"labels"`` (labelled dice as the plug-in's answer) or
+    ``"model"`` (:class:`vision.dice_plugin.DicePlugin`)."""
     import cv2
 
     from vision.annotate import annotate
@@ -139,6 +173,11 @@ def evaluate_photos(data: pathlib.Path, mode: str, pictures: Optional[pathlib.Pa
                 reader = BoardReader(field=field_from_corners(truth["corners"], (w, h)))
             else:
                 reader = BoardReader()
+            if dice == "labels":
+                reader.dice_reader = lambda img, fld, _label=label: label_dice(_label, fld)
+            elif dice == "model":
+                plugin = _model_plugin()
+                reader.dice_reader = plugin.dice
             result = reader.read_full(image)
         except RegistrationError as exc:
             rows.append({"image": path.stem, "error": str(exc), "points": 24 - len(truth["occluded"]),
@@ -165,8 +204,49 @@ def evaluate_photos(data: pathlib.Path, mode: str, pictures: Optional[pathlib.Pa
     return rows
 
 
-def evaluate_synthetic(n: int, seed: int, pictures: Optional[pathlib.Path]) -> list[dict[str, Any]]:
-    """Render ``n`` random boards (all styles, poses, lighting, stacking, some hands) and read them."""
+def draw_dice_on_board(rendered: Any, rng: np.random.Generator, n: int = 2) -> list[Any]:
+    """Draw ``n`` flat dice on a :class:`~vision.render_board.RenderedBoard` (its image in
+    place): each on an empty point's base, on a checker, or anywhere on the field.
+    Returns their :class:`~vision.render_dice.RenderedDie` truth (box in image pixels)."""
+    from vision.registration import FIELD_HEIGHT, FIELD_WIDTH
+    from vision.render_dice import DIE_STYLES, draw_die
+
+    f2i = rendered.field_to_image
+
+    def to_img(x: float, y: float) -> tuple[float, float]:
+        p = f2i @ np.array([x, y, 1.0])
+        return float(p[0] / p[2]), float(p[1] / p[2])
+
+    a, b = np.array(to_img(FIELD_WIDTH / 2, FIELD_HEIGHT / 2)), np.array(to_img(FIELD_WIDTH / 2 + 10, FIELD_HEIGHT / 2))
+    px = float(np.linalg.norm(b - a)) / 10
+    die_px = FIELD_WIDTH / 30.0 * float(rng.uniform(0.85, 1.2)) * px
+    checkers = [(x, y) for x, y, _, p in rendered.checkers if 1 <= p <= 24]
+    empty = [i for i, pt in enumerate(rendered.truth["points"]) if pt["count"] == 0]
+    style = DIE_STYLES[int(rng.integers(len(DIE_STYLES)))]
+    out = []
+    for _ in range(n):
+        kind = rng.choice(["empty", "checker", "anywhere"], p=[0.45, 0.25, 0.3])
+        if kind == "checker" and checkers:
+            x, y = checkers[int(rng.integers(len(checkers)))]
+        elif kind == "empty" and empty:
+            p = empty[int(rng.integers(len(empty)))] + 1
+            # point p's base: bottom row 1..12 right to left, top row 13..24 left to right
+            col = (12 - p) if p <= 12 else (p - 13)
+            half_w = FIELD_WIDTH * 0.46
+            fx = (col + 0.5) / 6 * half_w if col < 6 else FIELD_WIDTH - (12 - col - 0.5) / 6 * half_w
+            fy = FIELD_HEIGHT * (0.93 if p <= 12 else 0.07) + float(rng.uniform(-0.03, 0.03)) * FIELD_HEIGHT
+            x, y = to_img(fx, fy)
+        else:
+            x, y = to_img(float(rng.uniform(0.05, 0.95)) * FIELD_WIDTH, float(rng.uniform(0.08, 0.92)) * FIELD_HEIGHT)
+        out.append(draw_die(rendered.image, (x, y), die_px, int(rng.integers(1, 7)),
+                            yaw_deg=float(rng.uniform(0, 360)), style=style))
+    return out
+
+
+def evaluate_synthetic(n: int, seed: int, pictures: Optional[pathlib.Path], dice: str = "none",
+                       draw_dice: bool = False) -> list[dict[str, Any]]:
+    """Render ``n`` random boards (all styles, poses, lighting, stacking, some hands) and read them;
+    ``draw_dice``: two dice on each; ``dice``: as :func:`evaluate_photos` (``"labels"``: the drawn boxes)."""
     import cv2
 
     from vision.annotate import annotate
@@ -192,7 +272,15 @@ def evaluate_synthetic(n: int, seed: int, pictures: Optional[pathlib.Path]) -> l
         truth = {"points": [(p["count"], p["colour"]) for p in r.truth["points"]], "bar": r.truth["bar"],
                  "occluded": set(r.truth["unreadable_points"]), "corners": r.corners}
         field = field_from_corners(r.corners, pose.image_size)
+        drawn = draw_dice_on_board(r, np.random.default_rng([seed, i, 7])) if draw_dice else []
         reader = BoardReader(field=field)
+        if dice == "labels":
+            from companion.observation import DieReading
+
+            truth_dice = [DieReading(d.value, d.center, d.box) for d in drawn]
+            reader.dice_reader = lambda img, fld, _d=truth_dice: _d
+        elif dice == "model":
+            reader.dice_reader = _model_plugin().dice
         t0 = time.perf_counter()
         result = reader.read_full(r.image)
         wall = (time.perf_counter() - t0) * 1e3
@@ -232,12 +320,16 @@ def main(argv: Optional[list[str]] = None) -> int:
                     help="register with the labelled corners, or find the board automatically")
     ap.add_argument("--synthetic", type=int, metavar="N", help="evaluate on N rendered boards instead")
     ap.add_argument("--seed", type=int, default=1, help="seed for --synthetic (default 1)")
+    ap.add_argument("--dice", choices=["none", "labels", "model"], default="none",
+                    help="dice given to the reader: none, the labelled ones, or the dice plug-in's (models)")
+    ap.add_argument("--synthetic-dice", action="store_true", help="draw two dice on every rendered board")
     ap.add_argument("--csv", type=pathlib.Path, help="write one row per image here")
     ap.add_argument("--pictures", type=pathlib.Path, help="write annotated pictures of misread images here")
     args = ap.parse_args(argv)
     if args.synthetic:
-        rows = evaluate_synthetic(args.synthetic, args.seed, args.pictures)
-        title = f"{args.synthetic} rendered boards (seed {args.seed})"
+        rows = evaluate_synthetic(args.synthetic, args.seed, args.pictures, args.dice, args.synthetic_dice)
+        title = (f"{args.synthetic} rendered boards (seed {args.seed}"
+                 f"{', two dice drawn on each' if args.synthetic_dice else ''}; dice given: {args.dice})")
     else:
         data = args.data
         if not (data / "labels").is_dir():
@@ -247,8 +339,8 @@ def main(argv: Optional[list[str]] = None) -> int:
             else:
                 print(f"python -m vision.evaluate: error: no labels/ folder in {data}", file=sys.stderr)
                 return 2
-        rows = evaluate_photos(data, args.mode, args.pictures)
-        title = f"{len(rows)} labelled photos in {data} (registration: {args.mode})"
+        rows = evaluate_photos(data, args.mode, args.pictures, args.dice)
+        title = f"{len(rows)} labelled photos in {data} (registration: {args.mode}; dice given: {args.dice})"
     for r in rows:
         status = "ok " if r["board_ok"] else "MISS"
         detail = r["error"] or ", ".join(f"{m['point']}: read {m['read'][0]}{(m['read'][1] or '-')[0]} "

@@ -25,7 +25,8 @@ from typing import Callable, Optional, Sequence
 import numpy as np
 
 from companion.observation import Counts, CubeReading, DieReading, Observation, PointReading
-from vision.checkers import CheckerColours, CheckerReading, CheckerSettings, read_checkers, warp_for_reading
+from vision.checkers import (CheckerColours, CheckerReading, CheckerSettings, dice_mask_from_boxes, read_checkers,
+                             warp_for_reading)
 from vision.registration import Field, RegistrationError, field_from_corners
 
 DiceReader = Callable[[np.ndarray, Field], Sequence[DieReading]]
@@ -86,7 +87,10 @@ class BoardReader:
     (ArUco markers when ``aruco`` is set, else automatic detection); ``settings``:
     checker reader settings; ``colours``: learned checker colours (``None``: cluster
     per frame); ``dice_reader`` / ``cube_reader``: optional plug-ins;
-    ``orientation`` and ``geometry`` apply to per-frame registrations.
+    ``orientation`` and ``geometry`` apply to per-frame registrations;
+    ``mask_dice``: the dice and the cube the plug-ins find are masked out of the
+    checker evidence (a die on an empty point is no checker, a die on a checker
+    hides none).
     """
 
     field: Optional[Field] = None
@@ -97,6 +101,7 @@ class BoardReader:
     aruco: Optional[dict] = None
     orientation: str = "bottom-right"
     infer_off: bool = True
+    mask_dice: bool = True
     _geometry: Optional[tuple[Field, tuple[float, ...], float]] = dataclasses.field(default=None, repr=False)
 
     @classmethod
@@ -152,11 +157,28 @@ class BoardReader:
         small = warp_for_reading(image_bgr, field, self.settings)
         t2 = time.perf_counter()
         timings["warp"] = (t2 - t1) * 1e3
+        dice: tuple[DieReading, ...] = ()
+        cube: Optional[CubeReading] = None
+        if self.dice_reader is not None:
+            td = time.perf_counter()
+            dice = tuple(self.dice_reader(image_bgr, field))
+            timings["dice"] = (time.perf_counter() - td) * 1e3
+        if self.cube_reader is not None:
+            tc = time.perf_counter()
+            cube = self.cube_reader(image_bgr, field)
+            timings["cube"] = (time.perf_counter() - tc) * 1e3
+        boxes = [d.box for d in dice if d.box is not None]
+        if cube is not None and getattr(cube, "box", None) is not None:
+            boxes.append(cube.box)
+        dice_mask = None
+        if self.mask_dice and boxes:
+            dice_mask = dice_mask_from_boxes(boxes, field, small.shape[:2], self.settings.work_scale)
+        t2 = time.perf_counter()
         fixed = self.field is not None
         cached = self._geometry if (fixed and self._geometry is not None and self._geometry[0] is field) else None
         reading = read_checkers(small, field, self.settings, self.colours,
                                 halves=None if cached is None else cached[1],
-                                diameter=None if cached is None else cached[2])
+                                diameter=None if cached is None else cached[2], dice_mask=dice_mask)
         if fixed and cached is None:
             # The bar gap and the checkers' size of a fixed board: fitted once per registration.
             self._geometry = (field, reading.halves, reading.diameter)
@@ -164,15 +186,6 @@ class BoardReader:
         timings["checkers"] = (t3 - t2) * 1e3
         for k, v in reading.timings_ms.items():
             timings[f"checkers.{k}"] = v
-        dice: tuple[DieReading, ...] = ()
-        cube: Optional[CubeReading] = None
-        if self.dice_reader is not None:
-            dice = tuple(self.dice_reader(image_bgr, field))
-            timings["dice"] = (time.perf_counter() - t3) * 1e3
-        t4 = time.perf_counter()
-        if self.cube_reader is not None:
-            cube = self.cube_reader(image_bgr, field)
-            timings["cube"] = (time.perf_counter() - t4) * 1e3
         timings["total"] = (time.perf_counter() - t0) * 1e3
         obs = build_observation(reading, field, dice, cube, timings, frame_index, timestamp_ms, self.infer_off)
         return ReadResult(obs, reading, field, small)

@@ -20,6 +20,7 @@ import dataclasses
 import math
 import pathlib
 import time
+from typing import Optional
 
 import cv2
 import numpy as np
@@ -66,10 +67,17 @@ def die_sizes(item: LabelledImage) -> np.ndarray:
 
 # ----------------------------------------------------------------------------- classifier data
 def classifier_samples(items: list[tuple[np.ndarray, LabelledImage]], rng: np.random.Generator,
-                       neg_ratio: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
-    """One epoch of augmented patches: (N, 3, 32, 32) float32 and (N,) int64 labels (0..5 value-1, 6 none)."""
+                       neg_ratio: float = 1.0, hard: Optional[dict] = None) -> tuple[np.ndarray, np.ndarray]:
+    """One epoch of augmented patches: (N, 3, 32, 32) float32 and (N,) int64 labels (0..5 value-1,
+    6 none, 7 cube). ``hard``: {item index: [(x, y, size), ...]} detector false alarms, used as
+    extra "not a die" patches (hard negative mining)."""
     patches, labels = [], []
-    for img, item in items:
+    for idx, (img, item) in enumerate(items):
+        for (hx, hy, hs) in (hard or {}).get(idx, [])[:6]:
+            c = (hx + rng.normal(0, 0.05 * hs), hy + rng.normal(0, 0.05 * hs))
+            patches.append(photometric(crop_patch(img, c, hs * math.exp(rng.uniform(-0.15, 0.15)),
+                                                  rng.uniform(0, 360)), rng))
+            labels.append(NONE_CLASS)
         if len(item.values) == 0:
             continue
         sizes = die_sizes(item)
@@ -180,7 +188,63 @@ def focal_loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 
 
 # ----------------------------------------------------------------------------- training loops
-def train_classifier(items, epochs: int, rng, log) -> DiceClassifier:
+def mine_hard_negatives(items, detector: pathlib.Path, log) -> dict:
+    """Run the detector ``detector`` (an exported dice_detector.onnx) over ``items`` and keep its
+    candidates that are no labelled die or cube: {item index: [(x, y, size), ...]}."""
+    import shutil
+    import tempfile
+
+    from vision.dice import DiceReader, DiceSettings
+
+    with tempfile.TemporaryDirectory() as tmp:
+        shutil.copy(detector, pathlib.Path(tmp) / "dice_detector.onnx")
+        # the classifier is not used here; any valid ONNX of the right name will do
+        shutil.copy(detector, pathlib.Path(tmp) / "dice_classifier.onnx")
+        reader = DiceReader(tmp, DiceSettings(peak=0.15))
+        out = {}
+        n = 0
+        for idx, (img, item) in enumerate(items):
+            die_px = None
+            if item.dataset == "rendered-board":
+                die_px = float(np.median(die_sizes(item)))
+            cands = reader.candidates(img, die_px)
+            boxes = np.concatenate([item.boxes, item.cube_boxes]) if len(item.cube_boxes) else item.boxes
+            cen = np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], axis=1)
+            sz = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+            bad = []
+            for c in cands:
+                d = np.hypot(cen[:, 0] - c.center[0], cen[:, 1] - c.center[1]) if len(cen) else np.array([np.inf])
+                if np.all(d > 1.0 * (sz if len(sz) else 1)):  # off-centre views of a die are not negatives
+                    bad.append((c.center[0], c.center[1], c.size))
+            if bad:
+                out[idx] = bad
+                n += len(bad)
+    log(f"hard negatives: {n} detector false alarms in {len(out)} images")
+    return out
+
+
+def board_items(n: int, rng) -> list:
+    """``n`` rendered boards with a roll and maybe a cube (:func:`vision.render_dice.render_roll_on_board`)
+    as [(image, LabelledImage)] (dataset ``"rendered-board"``)."""
+    from vision.render_dice import render_roll_on_board
+
+    out = []
+    for k in range(n):
+        roll = render_roll_on_board(rng, cocked_prob=0.3)
+        b = np.array([[d.center[0] - d.size / 2, d.center[1] - d.size / 2, d.center[0] + d.size / 2,
+                       d.center[1] + d.size / 2] for d in roll.dice])
+        v = np.array([d.value for d in roll.dice], np.int64)
+        cb = np.zeros((0, 4)); cv = np.zeros(0, np.int64)
+        if roll.cube is not None:
+            c, s_ = roll.cube.center, roll.cube.size
+            cb = np.array([[c[0] - s_ / 2, c[1] - s_ / 2, c[0] + s_ / 2, c[1] + s_ / 2]])
+            cv = np.array([roll.cube.value], np.int64)
+        h, w = roll.image.shape[:2]
+        out.append((roll.image, LabelledImage("rendered-board", pathlib.Path(f"board_{k}.png"), b, v, (w, h), cb, cv)))
+    return out
+
+
+def train_classifier(items, epochs: int, rng, log, hard: Optional[dict] = None) -> DiceClassifier:
     """Train the value classifier on augmented patches from ``items`` [(image, LabelledImage)]."""
     net = DiceClassifier(classes=8)
     n_dice = sum(len(it.values) for _, it in items)
@@ -191,7 +255,7 @@ def train_classifier(items, epochs: int, rng, log) -> DiceClassifier:
     step = 0
     for ep in range(epochs):
         t = time.time()
-        x, y = classifier_samples(items, rng)
+        x, y = classifier_samples(items, rng, hard=hard)
         perm = rng.permutation(len(y))
         net.train()
         tot, correct, n = 0.0, 0, 0
@@ -302,6 +366,40 @@ def tilt_patches(n: int, rng: np.random.Generator, real: list) -> tuple[np.ndarr
     return patches_blob(xs), np.asarray(ys, np.int64)
 
 
+def board_tilt_pool(n_boards: int, rng: np.random.Generator) -> tuple[list[np.ndarray], list[int], list[float]]:
+    """Dice on rendered boards (half of the rolls with a tilted die, 4..45 degrees) seen as the
+    tilt network sees them at run time (:func:`vision.cocked.oriented_patch` with the board's
+    homography), stored as wide 96x96 patches (context 4.8) for jittered re-cropping:
+    (patches, labels 1 = tilted, die sides in patch pixels)."""
+    from vision.cocked import oriented_patch
+    from vision.render_dice import render_roll_on_board
+
+    pool, labels, sizes = [], [], []
+    for _ in range(n_boards):
+        roll = render_roll_on_board(rng, cocked_prob=0.6, kinds=("tilted",), tilt_range=(4.0, 45.0),
+                                    on_checker_prob=0.2, cube_prob=0.3)
+        hmg = np.asarray(roll.field.homography, dtype=np.float64)
+        for d in roll.dice:
+            pool.append(oriented_patch(roll.image, d.center, d.size, hmg, None, 96, 4.8))
+            labels.append(int(d.reason == "tilted"))
+            sizes.append(96 / 4.8)
+    return pool, labels, sizes
+
+
+def pool_patches(pool, labels, sizes, n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` jittered 32x32 tilt patches (context 1.6) re-cropped from :func:`board_tilt_pool`."""
+    from vision.cocked import TILT_CONTEXT, TILT_PATCH
+
+    idx = rng.integers(len(pool), size=n)
+    xs = []
+    for i in idx:
+        s = sizes[i]
+        c = (48 + rng.normal(0, 0.06 * s), 48 + rng.normal(0, 0.06 * s))
+        xs.append(photometric(crop_patch(pool[i], c, s * math.exp(rng.uniform(-0.15, 0.25)), rng.uniform(-15, 15),
+                                         TILT_PATCH, TILT_CONTEXT), rng, strong=False))
+    return patches_blob(xs), np.asarray([labels[i] for i in idx], np.int64)
+
+
 def train_on_arrays(make, classes: int, epochs: int, rng, log, name: str) -> DiceClassifier:
     """Train a :class:`DiceClassifier` with ``classes`` outputs on fresh batches ``make()`` per epoch."""
     net = DiceClassifier(classes=classes)
@@ -347,6 +445,10 @@ def main() -> None:
     ap.add_argument("--aux-epochs", type=int, default=25, help="epochs of the cube-value and tilt networks")
     ap.add_argument("--synthetic", type=int, default=0, help="synthetic images to add (vision.render_dice)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--boards", type=int, default=0, help="rendered boards with rolls to add")
+    ap.add_argument("--hard-negatives", type=pathlib.Path, default=None,
+                    help="a trained dice_detector.onnx: its false alarms on the training images become negatives")
+    ap.add_argument("--tilt-boards", type=int, default=0, help="rendered boards for the tilt network's pool")
     ap.add_argument("--skip-cube", action="store_true", help="do not train the cube-value network")
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args()
@@ -373,9 +475,12 @@ def main() -> None:
         backgrounds = [img for img, _ in items[:: max(len(items) // 40, 1)]]
         items += synthetic_training_images(args.synthetic, rng, backgrounds=[])
         # plain table backgrounds only: pasting onto the real photos could cover labelled dice
+    if args.boards:
+        items += board_items(args.boards, rng)
     log(f"training on {len(items)} images (fold held out: {args.fold}, dataset held out: {args.holdout_dataset})")
     if args.only in (None, "cls"):
-        cls = train_classifier(items, args.cls_epochs, rng, log)
+        hard = mine_hard_negatives(items, args.hard_negatives, log) if args.hard_negatives else None
+        cls = train_classifier(items, args.cls_epochs, rng, log, hard)
         export(cls, torch.zeros(1, 3, PATCH, PATCH), args.out / "dice_classifier.onnx", {"input": {0: "n"}, "output": {0: "n"}})
     if args.only in (None, "det"):
         det = train_detector(items, args.det_epochs, rng, log)
@@ -386,7 +491,18 @@ def main() -> None:
         export(net, torch.zeros(1, 3, PATCH, PATCH), args.out / "dice_cube.onnx", {"input": {0: "n"}, "output": {0: "n"}})
     if args.only in (None, "tilt"):
         real = [(img, it) for img, it in items if it.dataset == "nell-byler"]
-        net = train_on_arrays(lambda: tilt_patches(3000, rng, real), 2, args.aux_epochs, rng, log, "tilt")
+        if args.tilt_boards:
+            pool, plabels, psizes = board_tilt_pool(args.tilt_boards, rng)
+            log(f"tilt pool: {len(pool)} dice on rendered boards, {sum(plabels)} tilted")
+
+            def make():
+                a, b = tilt_patches(1500, rng, real)
+                c, d = pool_patches(pool, plabels, psizes, 1500, rng)
+                return np.concatenate([a, c]), np.concatenate([b, d])
+        else:
+            def make():
+                return tilt_patches(3000, rng, real)
+        net = train_on_arrays(make, 2, args.aux_epochs, rng, log, "tilt")
         export(net, torch.zeros(1, 3, PATCH, PATCH), args.out / "dice_tilt.onnx", {"input": {0: "n"}, "output": {0: "n"}})
     log("done")
 
