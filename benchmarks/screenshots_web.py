@@ -4,7 +4,9 @@ Run from the project root:  python benchmarks/screenshots_web.py [--out benchmar
 
 The session (``companion.session.Session``) judges the demo game's readings
 (``tests/web_demo_driver.py``); at each decision the page in headless Chromium
-is photographed: ``web_1_start.png`` ... ``web_9_phone.png``. Prints each file.
+is photographed: ``web_1_start.png`` ... ``web_9_phone.png``. Then a real
+``companion watch --source demo --web`` (camera pipeline included) is
+photographed: ``web_watch_*.png``. Prints each file.
 """
 
 from __future__ import annotations
@@ -30,6 +32,50 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 TOKEN = "screenshots"
+
+
+def watch_shots(browser, out: pathlib.Path, shot) -> None:
+    """The same states on a running ``companion watch --source demo --web`` (the camera
+    pipeline reading the rendered demo frames): ``web_watch_*.png``."""
+    import os
+    import re
+    import socket
+    import subprocess
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion", "watch", "--source", "demo", "--web", f"127.0.0.1:{port}",
+         "--keyboard", "off", "--mode", "teaching", "--speed", "0.5"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        url = None
+        for line in proc.stdout:
+            match = re.search(r"(http://127\.0\.0\.1:\d+)/", line)
+            if match and "dashboard" in line:
+                url = match.group(1)
+                break
+        if url is None:
+            raise SystemExit("watch did not print its dashboard address")
+        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        page = context.new_page()
+        page.goto(url + "/")
+        page.wait_for_selector('#connection[data-state="live"]')
+        page.click("#camera-toggle")
+        page.wait_for_selector("#dice .die", timeout=60_000)
+        page.wait_for_function("() => document.querySelector('#camera').naturalWidth > 0", timeout=30_000)
+        shot(page, "web_watch_1_roll_and_camera.png")
+        page.wait_for_selector("#alert.illegal", timeout=120_000)
+        shot(page, "web_watch_2_illegal.png")
+        page.wait_for_selector("#log li.ev-cube", state="attached", timeout=120_000)
+        shot(page, "web_watch_3_cube.png")
+        context.close()
+    finally:
+        proc.terminate()
+        proc.wait(20)
 
 
 def main() -> int:
@@ -86,6 +132,7 @@ def main() -> int:
                 shot(page, "web_9_phone.png")
             context.close()
             server.stop()
+        watch_shots(browser, out, shot)
         browser.close()
     return 0
 

@@ -130,6 +130,62 @@ def test_the_live_dashboard_of_a_running_watch(browser, repo_root, tmp_path):
     assert errors == []
 
 
+def test_the_demo_game_shows_live_in_the_browser(browser, repo_root, tmp_path):
+    watch = Watch(repo_root, "--mode", "teaching", "--speed", "0.5")
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(watch.url + "/")
+        page.wait_for_selector('#connection[data-state="live"]', timeout=30_000)
+        # Note every alert the page shows, however briefly, and every board it draws.
+        page.evaluate(
+            """() => {
+                 window.seenAlerts = []; window.seenDice = new Set();
+                 const note = () => {
+                   const a = document.querySelector('#alert');
+                   const kind = a ? a.dataset.kind : null;
+                   if (kind && window.seenAlerts[window.seenAlerts.length - 1] !== kind) window.seenAlerts.push(kind);
+                   const d = document.querySelector('#dice');
+                   if (d && d.dataset.dice) window.seenDice.add(d.dataset.dice);
+                 };
+                 new MutationObserver(note).observe(document.querySelector('#live'),
+                   {subtree: true, childList: true, attributes: true, characterData: true});
+               }"""
+        )
+        assert page.locator("#position-id").inner_text() == "4HPwATDgc/ABMA"
+        # The opening roll: drawn on the board and listed.
+        page.wait_for_selector("#dice .die", timeout=60_000)
+        page.wait_for_selector("#log li.ev-roll", state="attached", timeout=30_000)
+        page.screenshot(path=str(tmp_path / "demo_roll.png"), full_page=True)
+        # The illegal play: shown at once, large, with its points, the reason and the closest legal play.
+        alert = page.wait_for_selector("#alert.illegal", timeout=120_000)
+        text = alert.inner_text()
+        assert "Illegal play" in text and "Closest legal play" in text
+        assert page.locator("#board .point.illegal").count() >= 1
+        page.screenshot(path=str(tmp_path / "demo_illegal.png"), full_page=True)
+        # ... and it clears when the correction is seen.
+        page.wait_for_selector("#alert.illegal", state="detached", timeout=60_000)
+        assert page.locator("#board .point.illegal").count() == 0
+        # The double and the take, then the dropped redouble ends the game.
+        page.wait_for_selector("#log li.ev-cube", state="attached", timeout=120_000)
+        end = page.wait_for_selector("#log li.ev-game_end", state="attached", timeout=120_000)
+        assert "wins 2 points (drop)" in end.inner_text()
+        page.screenshot(path=str(tmp_path / "demo_game_over.png"), full_page=True)
+        # The cocked roll is listed (its alert lasts until the re-roll is seen,
+        # which the referee may see in the same reading).
+        cocked = page.locator("#log li.ev-cocked_dice")
+        assert cocked.count() == 1 and "rolls again" in cocked.inner_text()
+        seen = [kind for kind in page.evaluate("() => window.seenAlerts") if kind != "cocked"]
+        assert seen[:2] == ["illegal", "corrected"], seen
+        assert len(page.evaluate("() => [...window.seenDice]")) >= 4  # several rolls drawn as they came
+    finally:
+        context.close()
+        watch.stop()
+    assert errors == []
+
+
 def test_new_match_and_mat_download_on_the_real_session(browser, repo_root, tmp_path):
     watch = Watch(repo_root, "--speed", "0.25")
     assert watch.token, "watch prints the access token"
