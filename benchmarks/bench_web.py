@@ -43,16 +43,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 from companion.events import RollEvent  # noqa: E402
 from web import create_app, serve  # noqa: E402
 from web_stub import StubSession  # noqa: E402
+from web_chromium import launch_chromium  # noqa: E402
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def pct(values: list[float], q: float) -> float:
@@ -303,7 +295,7 @@ def main() -> int:
         results["raw_sse"] = summary(raw_ms)
 
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+            browser = launch_chromium(p)
             context = browser.new_context(viewport={"width": 1280, "height": 900})
             page = context.new_page()
             page.goto(server.url + "/")

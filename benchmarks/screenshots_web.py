@@ -21,16 +21,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from web import create_app, serve  # noqa: E402
 from web_demo_driver import DemoDriver  # noqa: E402
+from web_chromium import launch_chromium  # noqa: E402
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 TOKEN = "screenshots"
 
 
@@ -94,7 +86,7 @@ def main() -> int:
         print(path)
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        browser = launch_chromium(p)
         for mode in ("teaching", "tournament"):
             driver = DemoDriver(mode=mode)
             app = create_app({"ACCESS_TOKEN": TOKEN}, session=driver.session)

@@ -17,19 +17,10 @@ import pytest
 
 from web import create_app, serve
 from web_stub import StubSession
+from web_chromium import CHROMIUM, launch_chromium
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = pathlib.Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 TOKEN = "browser-token"
 WAIT = 15_000  # ms; generous: the machine is shared
 
@@ -41,7 +32,7 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        browser = launch_chromium(p)
         yield browser
         browser.close()
 

@@ -15,18 +15,10 @@ import pytest
 
 from web import create_app, serve
 from web_demo_driver import DemoDriver
+from web_chromium import launch_chromium
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 TOKEN = "session-token"
 WAIT = 15_000
 
@@ -36,7 +28,7 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        browser = launch_chromium(p)
         yield browser
         browser.close()
 

@@ -18,18 +18,10 @@ import sys
 import threading
 
 import pytest
+from web_chromium import launch_chromium
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 URL = re.compile(r"(http://127\.0\.0\.1:\d+)/")
 TOKEN = re.compile(r"token[= ]([A-Za-z0-9_\-]{10,})")
 
@@ -88,7 +80,7 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        browser = launch_chromium(p)
         yield browser
         browser.close()
 
