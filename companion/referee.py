@@ -274,16 +274,19 @@ class Referee:
         self._publish([e for e in events if not isinstance(e, (TurnEvent, OverrideEvent))])
         return events
 
-    def _publish_turn(self) -> None:
+    def turn_event(self) -> TurnEvent:
+        """The current :class:`TurnEvent` (whose turn, what the referee waits for),
+        for an outlet that subscribes after it was published."""
         m = self.match
-        self.bus.publish(
-            TurnEvent(
-                player=m.turn if self.w.phase not in (Phase.OPENING, Phase.GAME_OVER) else None,
-                waiting_for=self.w.phase.value,
-                position_id=m.position_id(),
-                match_id=m.match_id(),
-            )
+        return TurnEvent(
+            player=m.turn if self.w.phase not in (Phase.OPENING, Phase.GAME_OVER) else None,
+            waiting_for=self.w.phase.value,
+            position_id=m.position_id(),
+            match_id=m.match_id(),
         )
+
+    def _publish_turn(self) -> None:
+        self.bus.publish(self.turn_event())
 
     def _set_phase(self, phase: Phase) -> None:
         self.w.phase = phase

@@ -228,6 +228,8 @@ def _start_leds(args: argparse.Namespace, bus: Any, session: Any, stack: list, s
     closer = getattr(handle, "close", None) or getattr(handle, "stop", None)
     if closer is not None:
         stack.append(closer)
+    # The session published its first TurnEvent before the board subscribed.
+    handle.show(session.referee.turn_event())
 
     def on_button(event: Any) -> None:
         if getattr(event, "type", "") != "button" or getattr(event, "action", "press") != "press":
