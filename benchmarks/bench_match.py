@@ -27,29 +27,19 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
 
 from companion.mat import export_mat, import_mat  # noqa: E402
 from companion.match import Match, MatchRules  # noqa: E402
 from companion.match_log import LoggedMatch, MatchLog  # noqa: E402
+from match_driver import random_step  # noqa: E402
 
 
 def random_actions(seed: int, length: int) -> tuple[dict, list[dict]]:
     rng = random.Random(seed)
     match = Match(length, rules=MatchRules(beavers=1, jacoby=True))
     while not match.over and (length or len(match.games) < 4):
-        phase = match.phase
-        if phase in ("opening_roll", "game_over"):
-            match.opening_roll((rng.randint(1, 6), rng.randint(1, 6)))
-        elif phase == "roll":
-            if match.can_double(match.on_roll) and rng.random() < 0.08:
-                match.double(match.on_roll)
-            else:
-                match.roll((rng.randint(1, 6), rng.randint(1, 6)))
-        elif phase == "play":
-            plays = list(match.legal_plays())
-            match.play(rng.choice(plays) if plays else "")
-        else:
-            match.take(match.turn) if rng.random() < 0.8 else match.drop(match.turn)
+        random_step(match, rng, double=0.08, take=0.8)
     return match.config(), match.actions
 
 

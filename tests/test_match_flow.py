@@ -12,31 +12,12 @@ from companion.match import Match, MatchError, MatchRules
 from companion.match_id import MatchKey
 from companion.position import Position
 
+import match_driver
+
 
 def random_step(match: Match, rng: random.Random) -> list:
     """One random legal action (a referee-like driver for tests)."""
-    phase = match.phase
-    if phase in ("opening_roll", "game_over"):
-        return match.opening_roll((rng.randint(1, 6), rng.randint(1, 6)))
-    if phase == "roll":
-        player = match.on_roll
-        if match.can_double(player) and rng.random() < 0.08:
-            return match.double(player)
-        if rng.random() < 0.01:
-            return match.resign(player, rng.randint(1, 3))
-        return match.roll((rng.randint(1, 6), rng.randint(1, 6)))
-    if phase == "play":
-        plays = list(match.legal_plays())
-        return match.play(rng.choice(plays) if plays else "")
-    if phase == "cube_response":
-        player = match.turn
-        r = rng.random()
-        if r < 0.15 and match.cube.beaver_error(player, match.cube_rules) is None:
-            return match.beaver(player)
-        return match.take(player) if r < 0.8 else match.drop(player)
-    if phase == "resignation_response":
-        return match.accept(match.turn) if rng.random() < 0.5 else match.refuse(match.turn)
-    raise AssertionError(phase)
+    return match_driver.random_step(match, rng, double=0.08, resign=0.01, beaver=0.15, take=0.8)
 
 
 def _resign_game(match: Match, loser: int, level: int = 1) -> None:

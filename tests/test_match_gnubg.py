@@ -23,6 +23,7 @@ import pytest
 
 from companion.mat import export_mat, import_mat
 from companion.match import Match, MatchRules
+from match_driver import random_step
 
 GNUBG = "/usr/games/gnubg"
 
@@ -196,25 +197,7 @@ def _random_money_session(seed: int, rules: MatchRules, games: int) -> Match:
     rng = random.Random(seed)
     match = Match(0, players=("Alice", "Bob"), rules=rules)
     while len(match.games) < games:
-        phase = match.phase
-        if phase in ("opening_roll", "game_over"):
-            match.opening_roll((rng.randint(1, 6), rng.randint(1, 6)))
-        elif phase == "roll":
-            if match.can_double(match.on_roll) and rng.random() < 0.1:
-                match.double(match.on_roll)
-            else:
-                match.roll((rng.randint(1, 6), rng.randint(1, 6)))
-        elif phase == "play":
-            plays = list(match.legal_plays())
-            match.play(rng.choice(plays) if plays else "")
-        elif phase == "cube_response":
-            r = rng.random()
-            if r < 0.4 and match.cube.beaver_error(match.turn, match.cube_rules) is None:
-                match.beaver(match.turn)
-            elif r < 0.9:
-                match.take(match.turn)
-            else:
-                match.drop(match.turn)
+        random_step(match, rng, double=0.1, beaver=0.4, take=0.9)
     return match
 
 

@@ -171,29 +171,12 @@ def test_damaged_file_is_reported(tmp_path, damage):
 CHILD = textwrap.dedent(r'''
     import random, sys
     sys.path.insert(0, sys.argv[1])
+    sys.path.insert(0, sys.argv[1] + "/tests")
     from companion.match_log import LoggedMatch
+    from match_driver import random_step
 
     def step(m, rng):
-        ph = m.phase
-        if ph in ("opening_roll", "game_over"):
-            return m.opening_roll((rng.randint(1, 6), rng.randint(1, 6)))
-        if m.actions and rng.random() < 0.02:
-            return m.undo()
-        if ph == "roll":
-            p = m.on_roll
-            if m.can_double(p) and rng.random() < 0.1:
-                return m.double(p)
-            if rng.random() < 0.01:
-                return m.resign(p, rng.randint(1, 3))
-            return m.roll((rng.randint(1, 6), rng.randint(1, 6)))
-        if ph == "play":
-            plays = list(m.legal_plays())
-            return m.play(rng.choice(plays) if plays else "")
-        if ph == "cube_response":
-            return m.take(m.turn) if rng.random() < 0.7 else m.drop(m.turn)
-        if ph == "resignation_response":
-            return m.accept(m.turn) if rng.random() < 0.5 else m.refuse(m.turn)
-        raise AssertionError(ph)
+        return random_step(m, rng, double=0.1, resign=0.01, take=0.7, undo=0.02)
 
     path, seed = sys.argv[2], int(sys.argv[3])
     m = LoggedMatch.open(path, {"length": 5, "players": ["Ann", "Ben"], "rules": {}})
