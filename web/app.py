@@ -12,7 +12,7 @@ import dataclasses
 import secrets
 import threading
 import time
-from typing import Any, Mapping, Optional
+from typing import Any, Callable, Mapping, Optional
 
 from flask import Flask, current_app, jsonify
 
@@ -62,6 +62,17 @@ class Dashboard:
 def dashboard() -> Dashboard:
     """The :class:`Dashboard` of the current app (inside a request)."""
     return current_app.extensions["companion"]
+
+
+def _json_error(code: int, message: str) -> Callable[[Exception], Any]:
+    """An error handler answering ``{"error": message}`` with status ``code``."""
+
+    def handler(_exc: Exception) -> Any:
+        response = jsonify({"error": message})
+        response.status_code = code
+        return response
+
+    return handler
 
 
 def create_app(test_config: Optional[Mapping[str, Any]] = None, session: Any = None) -> Flask:
@@ -116,29 +127,14 @@ def create_app(test_config: Optional[Mapping[str, Any]] = None, session: Any = N
     app.register_blueprint(live.bp)
     app.register_blueprint(api.bp)
 
-    @app.errorhandler(404)
-    def not_found(_exc: Exception) -> Any:
-        response = jsonify({"error": "no such page"})
-        response.status_code = 404
-        return response
-
-    @app.errorhandler(405)
-    def not_allowed(_exc: Exception) -> Any:
-        response = jsonify({"error": "method not allowed"})
-        response.status_code = 405
-        return response
-
-    @app.errorhandler(500)
-    def internal(_exc: Exception) -> Any:
-        response = jsonify({"error": "the companion failed on this request (see its log)"})
-        response.status_code = 500
-        return response
-
-    @app.errorhandler(413)
-    def too_large(_exc: Exception) -> Any:
-        response = jsonify({"error": "request body too large"})
-        response.status_code = 413
-        return response
+    errors = {
+        404: "no such page",
+        405: "method not allowed",
+        413: "request body too large",
+        500: "the companion failed on this request (see its log)",
+    }
+    for code, message in errors.items():
+        app.register_error_handler(code, _json_error(code, message))
 
     @app.after_request
     def headers(response: Any) -> Any:
