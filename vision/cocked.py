@@ -33,7 +33,7 @@ from companion.observation import DieReading
 
 MODELS = pathlib.Path(__file__).resolve().parent / "models"
 #: Probability above which the tilt network calls a die not flat.
-TILT_THRESHOLD = 0.9
+TILT_THRESHOLD = 0.93
 #: Side of the rectified patch read by the tilt network (pixels) and its context (x die side).
 TILT_PATCH = 32
 TILT_CONTEXT = 1.6

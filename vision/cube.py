@@ -1,9 +1,10 @@
 """The doubling cube: where it lies and the value on its top face.
 
-The dice detector also proposes the cube (a large die with numbers); the dice classifier tells
-it apart ("doubling cube" class) and a second small network reads its top face (2, 4, 8, 16, 32 or
-64 at any rotation) from a 32x32 patch (``vision/models/dice_cube.onnx``, trained on rendered
-cubes by ``python -m vision.training.train_dice --only cube``).
+The dice detector also proposes the cube (a large die with numbers); the dice classifier's
+"doubling cube" class and a second small network (``vision/models/dice_cube.onnx``, trained on
+rendered cubes of many looks by ``python -m vision.training.train_cube``) tell it apart, and the
+second network reads its top face (2, 4, 8, 16, 32 or 64, or a maker's logo in place of 64, at any
+rotation) from a 32x32 patch.
 
 Place: ``"centre"`` when the cube lies in the middle band of the board (on the bar or on the side
 rail between the players, where it starts), else ``"top"`` or ``"bottom"``: the side of the image
@@ -22,15 +23,24 @@ from vision.dice import Candidate, DiceReader, as_bgr
 
 MODELS = pathlib.Path(__file__).resolve().parent / "models"
 CUBE_VALUES = (2, 4, 8, 16, 32, 64)
-#: Minimum probability of the "doubling cube" class for a candidate to be the cube.
-CUBE_ACCEPT = 0.5
+#: Minimum cube score (see :func:`cube_from_scan`) for a candidate to be the cube.
+CUBE_ACCEPT = 0.3
+#: Weight of a cube candidate on the points (see :func:`cube_from_scan`).
+ON_POINTS_WEIGHT = 0.5
+#: Candidates read by the cube network per frame (the most cube-like by the dice classifier).
+SHORTLIST = 3
+#: Weight of 64 when the cube lies in the centre (a centred cube has not been turned yet).
+CENTRE_PRIOR = 2.0
 #: The middle band (fraction of the field's height, or the image's height without a field).
 CENTRE_BAND = (0.36, 0.64)
 
 
 class CubeReader:
     """Reads the cube value from patches (``dice_cube.onnx`` in ``models``, default
-    ``vision/models``). Raises ``FileNotFoundError`` when the model file is missing."""
+    ``vision/models``). Raises ``FileNotFoundError`` when the model file is missing.
+
+    The network gives the values 2, 4, 8, 16, 32, 64 and (newer models, 7 outputs) "not a cube".
+    """
 
     def __init__(self, models: pathlib.Path | str | None = None) -> None:
         import cv2
@@ -40,18 +50,31 @@ class CubeReader:
             raise FileNotFoundError(f"cube model missing: {path}")
         self.net = cv2.dnn.readNetFromONNX(str(path))
 
-    def values(self, image_bgr: np.ndarray, cands: Sequence[Candidate]) -> np.ndarray:
-        """(N, 6) float64 probabilities of the values 2, 4, 8, 16, 32, 64 for each candidate."""
+    def probabilities(self, image_bgr: np.ndarray, cands: Sequence[Candidate], turns: int = 1) -> np.ndarray:
+        """(N, 7) float64 probabilities of the values 2, 4, 8, 16, 32, 64 and of "not a cube"
+        (column 6; 0 for a 6-output model) for each candidate, averaged over ``turns`` quarter
+        turns of its patch (the number on a cube may face any way)."""
         from vision.dice_patches import CUBE_CONTEXT, crop_patch, patches_blob
 
         if not cands:
-            return np.zeros((0, 6))
-        self.net.setInput(patches_blob([crop_patch(image_bgr, c.center, c.size, context=CUBE_CONTEXT)
-                                        for c in cands]))
+            return np.zeros((0, 7))
+        blob = patches_blob([crop_patch(image_bgr, c.center, c.size, context=CUBE_CONTEXT) for c in cands])
+        if turns > 1:
+            blob = np.ascontiguousarray(np.concatenate([np.rot90(blob, k, axes=(2, 3)) for k in range(turns)]))
+        self.net.setInput(blob)
         logits = self.net.forward().astype(np.float64)
         logits -= logits.max(axis=1, keepdims=True)
         e = np.exp(logits)
-        return e / e.sum(axis=1, keepdims=True)
+        p = (e / e.sum(axis=1, keepdims=True)).reshape(turns, len(cands), -1).mean(axis=0)
+        if p.shape[1] == 6:
+            p = np.hstack([p, np.zeros((len(p), 1))])
+        return p
+
+    def values(self, image_bgr: np.ndarray, cands: Sequence[Candidate]) -> np.ndarray:
+        """(N, 6) float64 probabilities of the values 2, 4, 8, 16, 32, 64 for each candidate
+        (renormalised without "not a cube")."""
+        p = self.probabilities(image_bgr, cands)[:, :6]
+        return p / np.maximum(p.sum(axis=1, keepdims=True), 1e-12)
 
 
 def cube_place(center: tuple[float, float], field: Any = None, image_size: Optional[tuple[int, int]] = None) -> str:
@@ -79,20 +102,50 @@ def cube_place(center: tuple[float, float], field: Any = None, image_size: Optio
     return "top" if top else "bottom"
 
 
+def off_points(center: tuple[float, float], field: Any) -> bool:
+    """True when image pixel ``center`` lies off the points: on the bar, or outside the playing
+    field (rails, trays, frame, table); always True without a ``field``."""
+    if field is None:
+        return True
+    fx, fy = field.to_field(np.array([center], dtype=np.float64))[0]
+    w, h = field.size
+    if not (0 <= fx < w and 0 <= fy < h):
+        return True
+    return bool(field.bar_x0 <= fx < field.bar_x1)
+
+
 def cube_from_scan(image_bgr: np.ndarray, cands: Sequence[Candidate], probs: np.ndarray, field: Any,
                    cube_reader: CubeReader) -> Optional[CubeReading]:
-    """The most likely cube among scanned candidates (:meth:`DiceReader.scan`), or ``None``."""
+    """The most likely cube among scanned candidates (:meth:`DiceReader.scan`), or ``None``.
+
+    A candidate's cube score is the dice classifier's "doubling cube" probability, halved on the
+    points of a registered board (the cube is kept on the bar, the rail or in a tray; it crosses
+    the points only while a double is offered). The :data:`SHORTLIST` best are read by the cube
+    network, which may veto one ("not a cube" above 0.5); the best remaining one is the cube when
+    its score reaches :data:`CUBE_ACCEPT`. Its value is then read at four quarter turns; a cube in
+    the centre (no double yet) shows 64 by the rules, so there 64's probability is weighted by
+    :data:`CENTRE_PRIOR` before the most likely value is taken.
+    """
     if len(cands) == 0:
         return None
-    j = int(np.argmax(probs[:, 7]))
-    if probs[j, 7] < CUBE_ACCEPT:
+    weight = np.array([1.0 if off_points(c.center, field) else ON_POINTS_WEIGHT for c in cands])
+    score = probs[:, 7] * weight
+    order = [int(i) for i in np.argsort(-score)[:SHORTLIST] if score[i] >= CUBE_ACCEPT]
+    if not order:
         return None
-    pv = cube_reader.values(image_bgr, [cands[j]])[0]
-    k = int(np.argmax(pv))
+    pc = cube_reader.probabilities(image_bgr, [cands[i] for i in order])
+    keep = [j for j in range(len(order)) if pc[j, 6] <= 0.5]
+    if not keep:
+        return None
+    best = order[keep[0]]
+    cand = cands[best]
+    pv = cube_reader.probabilities(image_bgr, [cand], turns=4)[0, :6]
     h, w = image_bgr.shape[:2]
-    place = cube_place(cands[j].center, field, (w, h))
-    return CubeReading(value=CUBE_VALUES[k], place=place, center=cands[j].center,
-                       confidence=float(pv[k] * probs[j, 7]))
+    place = cube_place(cand.center, field, (w, h))
+    weighted = pv * np.where(np.arange(6) == 5, CENTRE_PRIOR if place == "centre" else 1.0, 1.0)
+    k = int(np.argmax(weighted))
+    conf = float(weighted[k] / max(weighted.sum(), 1e-12)) * float(probs[best, 7])
+    return CubeReading(value=CUBE_VALUES[k], place=place, center=cand.center, confidence=conf)
 
 
 def read_cube(image_bgr: np.ndarray, field: Any = None, *, reader: Optional[DiceReader] = None,

@@ -189,6 +189,8 @@ def evaluate_boards(boards_dir: pathlib.Path, reader) -> dict[str, Any]:
             if cube is not None and np.hypot(*(np.array(cube.center) - t["xy"])) < 1.5 * die_px:
                 res["cube_found"] += 1
                 res["cube_value"] += cube.value == t["value"]
+                if t.get("centered"):  # only centred cubes have a labelled place
+                    res["cube_place"] += cube.place == "centre"
         res["details"].append(note)
     return res
 
@@ -246,7 +248,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         r = results["real_boards"] = evaluate_boards(root.parent / "boards", reader)
         print(f"== real board photos: {r['photos']} photos, {r['dice']} dice: found {r['found']}, value right "
               f"{r['correct']}, false dice {r['false_dice']}, flat called cocked {r['flat_called_cocked']}; "
-              f"cubes {r['cubes']}: found {r['cube_found']}, value right {r['cube_value']}")
+              f"cubes {r['cubes']}: found {r['cube_found']}, value right {r['cube_value']}, "
+              f"centred ones read as centre {r['cube_place']}")
         for d in r["details"]:
             print("   ", d)
     if args.rendered:
@@ -264,7 +267,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"   {reason:>16}: {rr['caught']}/{rr['total']} {what} ({rr['found']} found)")
         print(f"   tilted by angle (total, caught): {r['tilt_bins_total_caught']}")
         c = r["cube"]
-        print(f"   cube: {c['found']}/{c['boards_with_cube']} found, value right {c['value_correct']}, place right {c['place_correct']}")
+        print(f"   cube: {c['found']}/{c['boards_with_cube']} found, value right {c['value_correct']}, place right "
+              f"{c['place_correct']}, false cubes {c['false_cubes']}/{c['boards_without_cube']} boards without one")
         s2 = results["rendered_cocked_small_tilts"]
         print(f"== small tilts (3-8 degrees, not in the target): recall {_fmt(s2['recall'])}, precision {_fmt(s2['precision'])}")
     if args.json:

@@ -119,20 +119,73 @@ def die_face_texture(value: int, style: DieStyle, side: int = 64) -> np.ndarray:
     return tex
 
 
-def cube_face_texture(value: int, style: DieStyle, side: int = 64) -> np.ndarray:
-    """(side, side, 3) uint8 BGR face of a doubling cube showing ``value`` (2..64)."""
+@dataclasses.dataclass(frozen=True)
+class CubeLook:
+    """How a doubling cube's faces are printed: ``font`` (an OpenCV Hershey font), ``weight``
+    (stroke thickness relative to the face), ``disc`` (BGR of a disc behind the number, or None),
+    ``logo`` (the 64 face carries a maker's logo instead of the number: letters in a frame),
+    ``scale`` (size of the number relative to the default), ``rim`` (BGR of a band along the face's
+    edges, or None)."""
+
+    font: int = 2  # cv2.FONT_HERSHEY_DUPLEX
+    weight: float = 1.0
+    disc: Optional[BGR] = None
+    logo: Optional[str] = None
+    scale: float = 1.0
+    rim: Optional[BGR] = None
+
+    @classmethod
+    def random(cls, rng: np.random.Generator, style: "DieStyle") -> "CubeLook":
+        """A random look: one of five fonts, thin to bold, small to large, a disc behind the
+        numbers one time in three, a logo on the 64 face one time in three, a rim one time in four."""
+        import cv2
+
+        font = int(rng.choice([cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
+                               cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN]))
+        disc = None
+        if rng.random() < 0.35:
+            body = np.array(style.body, float)
+            disc = tuple(int(v) for v in np.clip(255 - body + rng.normal(0, 30, 3), 0, 255)) \
+                if rng.random() < 0.5 else tuple(int(v) for v in rng.integers(0, 256, 3))
+        logo = None
+        if rng.random() < 0.35:
+            letters = "ABCDEFGHJKLMNPQRSTUVWXYZ"
+            logo = "".join(letters[int(i)] for i in rng.integers(len(letters), size=int(rng.integers(1, 4))))
+        rim = None
+        if rng.random() < 0.25:
+            rim = tuple(int(v) for v in np.clip(np.array(style.body, float) + rng.choice([-1, 1]) * rng.uniform(40, 120)
+                                                + rng.normal(0, 20, 3), 0, 255))
+        return cls(font, float(rng.uniform(0.4, 1.5)), disc, logo, float(rng.uniform(0.6, 1.1)), rim)
+
+
+def cube_face_texture(value: int, style: DieStyle, side: int = 64, look: CubeLook = CubeLook()) -> np.ndarray:
+    """(side, side, 3) uint8 BGR face of a doubling cube showing ``value`` (2..64) as ``look``
+    prints it (the 64 face may carry a logo instead)."""
     import cv2
 
     if value not in CUBE_VALUES:
         raise RenderError(f"a cube face shows one of {CUBE_VALUES}, not {value}")
     tex = np.empty((side, side, 3), np.uint8)
     tex[:] = style.body
+    ink = style.pips
+    if look.disc is not None:
+        cv2.circle(tex, (side // 2, side // 2), int(side * 0.4), look.disc, -1, cv2.LINE_AA)
+        ink = tuple(int(v) for v in (np.array(style.body) if np.abs(np.array(look.disc, float) - style.body).sum() > 150
+                                     else np.array(style.pips)))
+    if look.rim is not None:
+        cv2.rectangle(tex, (0, 0), (side - 1, side - 1), look.rim, max(int(side * 0.09), 1))
     text = str(value)
-    font = cv2.FONT_HERSHEY_DUPLEX
-    scale = side / 40.0 if len(text) == 1 else side / 58.0
-    thick = max(int(side / 22), 1)
+    font = look.font
+    thick = max(int(round(side / 22 * look.weight)), 1)
+    if value == 64 and look.logo:
+        text = look.logo
+        cv2.rectangle(tex, (int(side * 0.12), int(side * 0.12)), (int(side * 0.88), int(side * 0.88)), ink,
+                      max(thick // 2, 1), cv2.LINE_AA)
+    box = side * (0.5 if len(text) == 1 else 0.72) * look.scale
+    (tw, th), _ = cv2.getTextSize(text, font, 1.0, thick)
+    scale = min(box / max(tw, 1), box / max(th, 1) * 0.9)
     (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
-    cv2.putText(tex, text, ((side - tw) // 2, (side + th) // 2), font, scale, style.pips, thick, cv2.LINE_AA)
+    cv2.putText(tex, text, ((side - tw) // 2, (side + th) // 2), font, scale, ink, thick, cv2.LINE_AA)
     return tex
 
 
@@ -236,7 +289,8 @@ def _draw_body(image: np.ndarray, center: tuple[float, float], size: float, text
             continue
         m = cv2.getPerspectiveTransform(src, np.float32(quad - [x0c, y0c]))
         shade = 0.45 + 0.55 * max(float(nw @ light), 0.0)
-        face = cv2.warpPerspective(tex, m, (x1c - x0c, y1c - y0c), flags=cv2.INTER_AREA)
+        face = cv2.warpPerspective(tex, m, (x1c - x0c, y1c - y0c), flags=cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REPLICATE)
         mask = np.zeros((y1c - y0c, x1c - x0c), np.float32)
         cv2.fillConvexPoly(mask, np.round((quad - [x0c, y0c]) * 4).astype(np.int32), 1.0, cv2.LINE_AA, shift=2)
         mask *= style.alpha
@@ -283,15 +337,16 @@ def draw_die(image: np.ndarray, center: tuple[float, float], size: float, value:
 def draw_cube(image: np.ndarray, center: tuple[float, float], size: float, value: int, *,
               yaw_deg: float = 0.0, style: DieStyle = CUBE_STYLES[0], oblique: float = 0.0,
               place: str = "centre", shadow: float = 0.35,
-              parallax: Optional[tuple[float, float]] = None) -> RenderedCube:
-    """Draw a doubling cube lying flat with ``value`` (2..64) on top; ``size`` side in pixels.
-    Raises :class:`RenderError` for a bad value or size."""
+              parallax: Optional[tuple[float, float]] = None, look: CubeLook = CubeLook()) -> RenderedCube:
+    """Draw a doubling cube lying flat with ``value`` (2..64) on top; ``size`` side in pixels;
+    ``look`` how its faces are printed (:class:`CubeLook`). Raises :class:`RenderError` for a bad
+    value or size."""
     if value not in CUBE_VALUES:
         raise RenderError(f"a cube shows one of {CUBE_VALUES}, not {value}")
     if not size > 2:
         raise RenderError(f"cube size must exceed 2 pixels, got {size}")
     values = _side_values(value, CUBE_VALUES)
-    textures = [cube_face_texture(v, style) for v in values]
+    textures = [cube_face_texture(v, style, look=look) for v in values]
     rot = _rotation(yaw_deg, 0.0, 0.0)
     par = parallax if parallax is not None else (0.0, -oblique)
     top_center, _, _ = _draw_body(image, center, size, textures, rot, style, par, _LIGHT, shadow)
@@ -404,16 +459,46 @@ class RenderedRoll:
 
 
 COCKED_KINDS = ("tilted", "on_bar", "off_board", "wrong_half")
+#: How a tilted die is held up: ``"free"`` (on a corner or a small object), ``"checker"`` (one side
+#: on a checker beside it), ``"rail"`` (against the field's edge or the bar), ``"edge"`` (balanced
+#: on an edge, 40..50 degrees about an axis along one of its edges).
+LEAN_KINDS = ("free", "checker", "rail", "edge")
 
 
-def render_roll_on_board(rng: np.random.Generator, *, cocked_prob: float = 0.5,
-                         kinds: Sequence[str] = COCKED_KINDS, on_checker_prob: float = 0.15,
-                         tilt_range: tuple[float, float] = (8.0, 45.0),
-                         cube_prob: float = 0.7) -> RenderedRoll:
-    """A random board (:func:`vision.render_board.render_board`, random state, style and camera)
-    with a two-dice roll of the roller: with probability ``cocked_prob`` one die is cocked for a
-    reason drawn from ``kinds`` (``tilt_range`` in degrees for ``"tilted"``); a flat die rests on a
-    checker with probability ``on_checker_prob``; a cube lies centred or on a player's side."""
+@dataclasses.dataclass(frozen=True)
+class BoardScene:
+    """A rendered board ready for dice: ``image`` (H, W, 3) uint8 BGR (drawn into), ``field``
+    (:class:`vision.registration.Field`), ``field_to_image`` (3, 3) homography from the canonical
+    field, ``checkers`` ``(x, y, radius)`` image pixels (points and bar), ``die_units`` /
+    ``die_px`` the die side in field units / image pixels, ``cam_height`` the camera's height above
+    the image centre in pixels (``math.inf``: straight down, no parallax)."""
+
+    image: np.ndarray
+    field: Any
+    field_to_image: np.ndarray
+    checkers: tuple[tuple[float, float, float], ...]
+    die_units: float
+    die_px: float
+    cam_height: float
+
+    def to_image(self, fx: float, fy: float) -> tuple[float, float]:
+        """Canonical field units -> image pixels."""
+        p = self.field_to_image @ np.array([fx, fy, 1.0])
+        return float(p[0] / p[2]), float(p[1] / p[2])
+
+    def parallax(self, x: float, y: float) -> tuple[float, float]:
+        """Image shift per unit of height (in die sides) at image pixel ``(x, y)``: away from the
+        image centre, in proportion to the distance over the camera's height."""
+        if not math.isfinite(self.cam_height):
+            return 0.0, 0.0
+        h, w = self.image.shape[:2]
+        return (x - w / 2) / self.cam_height, (y - h / 2) / self.cam_height
+
+
+def random_board_scene(rng: np.random.Generator) -> BoardScene:
+    """A random board (:func:`vision.render_board.render_board`: random state, style, camera and
+    lighting) at 1280x720 with a die size of about 1/30 of the field's width (16 mm dice on a
+    tournament board) and a camera 0.8..3 image widths above it (straight down one time in six)."""
     from vision.registration import field_from_corners
     from vision.render_board import STYLES, CameraPose, Lighting, random_state, render_board
 
@@ -429,19 +514,111 @@ def render_roll_on_board(rng: np.random.Generator, *, cocked_prob: float = 0.5,
     h, w = image.shape[:2]
     field = field_from_corners(board.corners, (w, h))
     fw, fh = field.size
-    f2i = board.field_to_image
+    f2i = np.asarray(board.field_to_image, dtype=np.float64)
 
-    def to_img(x: float, y: float) -> tuple[float, float]:
+    def to_img(x: float, y: float) -> np.ndarray:
         p = f2i @ np.array([x, y, 1.0])
-        return float(p[0] / p[2]), float(p[1] / p[2])
+        return p[:2] / p[2]
 
-    a, b = np.array(to_img(fw / 2, fh / 2)), np.array(to_img(fw / 2 + 10, fh / 2))
-    px_per_unit = float(np.linalg.norm(b - a)) / 10
-    cw = field.checker_size[0]
-    checker_r = cw / 2 * px_per_unit
+    px_per_unit = float(np.linalg.norm(to_img(fw / 2 + 10, fh / 2) - to_img(fw / 2, fh / 2))) / 10
+    checker_r = field.checker_size[0] / 2 * px_per_unit
     checkers = tuple((x, y, checker_r) for x, y, _, p in board.checkers if 1 <= p <= 24 or p == 0)
-    die_units = fw / 30.0 * float(rng.uniform(0.85, 1.2))  # 16 mm dice on a ~50 cm field
-    die_px = die_units * px_per_unit
+    die_units = fw / 30.0 * float(rng.uniform(0.85, 1.2))
+    cam_height = math.inf if rng.random() < 1 / 6 else float(rng.uniform(0.8, 3.0)) * w
+    return BoardScene(image, field, f2i, checkers, die_units, die_units * px_per_unit, cam_height)
+
+
+def lean_direction(toward: tuple[float, float]) -> float:
+    """``tilt_dir_deg`` for :func:`draw_die` that raises the die's side facing the image direction
+    ``toward`` (x right, y down; need not be unit length): the die leans on whatever lies there."""
+    return math.degrees(math.atan2(-toward[0], -toward[1]))
+
+
+def _lean_pose(rng: np.random.Generator, scene: BoardScene, lean: str, half: str, tilt_range: tuple[float, float],
+               placed: Sequence[tuple[float, float]]) -> Optional[tuple[float, float, float, float, float]]:
+    """``(x, y, tilt_deg, tilt_dir_deg, yaw_deg)`` for a die in ``half`` of the field held up as
+    ``lean`` (:data:`LEAN_KINDS`), or None when there is no room for it."""
+    field, s = scene.field, scene.die_px
+    fw, fh = field.size
+    u = scene.die_units
+    lo, hi = tilt_range
+    x0, x1 = (field.bar_x1, fw) if half == "right" else (0.0, field.bar_x0)
+    h, w = scene.image.shape[:2]
+
+    def free(x: float, y: float, margin: float) -> bool:
+        if not (s < x < w - s and s < y < h - s):
+            return False
+        if any(math.hypot(x - a, y - b) < 1.8 * s for a, b in placed):
+            return False
+        return all(math.hypot(x - cx, y - cy) > r + margin for cx, cy, r in scene.checkers)
+
+    yaw = float(rng.uniform(0, 360))
+    for _ in range(100):
+        if lean == "checker":
+            mine = [c for c in scene.checkers
+                    if field.image_half(field.to_field(np.array([[c[0], c[1]]]))[0][0]) == half]
+            if not mine:
+                return None
+            cx, cy, r = mine[int(rng.integers(len(mine)))]
+            a = rng.uniform(0, 2 * math.pi)
+            x, y = cx + math.cos(a) * (r + 0.3 * s), cy + math.sin(a) * (r + 0.3 * s)
+            # the die's side rests on the checker: only checkers at the die's own side may touch it
+            others = [c for c in scene.checkers if c[:2] != (cx, cy)]
+            if not (s < x < w - s and s < y < h - s) or any(math.hypot(x - a_, y - b_) < 1.8 * s for a_, b_ in placed) \
+                    or any(math.hypot(x - ox, y - oy) < orr + 0.45 * s for ox, oy, orr in others):
+                continue
+            fx, fy = field.to_field(np.array([[x, y]]))[0]
+            if field.image_half(fx) != half or not (u / 2 < fy < fh - u / 2):
+                continue
+            tilt = float(rng.uniform(max(lo, 8.0), min(hi, 28.0))) if hi > 8 else float(rng.uniform(lo, hi))
+            return x, y, tilt, lean_direction((cx - x, cy - y)), yaw
+        if lean == "rail":
+            side = int(rng.integers(4))
+            d = rng.uniform(0.5, 0.75) * u
+            if side == 0:  # the far edge (top of the field)
+                fx, fy, tx, ty = rng.uniform(x0 + u, x1 - u), d, 0.0, -1.0
+            elif side == 1:  # the near edge
+                fx, fy, tx, ty = rng.uniform(x0 + u, x1 - u), fh - d, 0.0, 1.0
+            elif side == 2:  # the outer edge
+                fx, fy, tx, ty = (fw - d, rng.uniform(u, fh - u), 1.0, 0.0) if half == "right" else \
+                    (d, rng.uniform(u, fh - u), -1.0, 0.0)
+            else:  # against the bar
+                fx, fy, tx, ty = (x0 + d, rng.uniform(u, fh - u), -1.0, 0.0) if half == "right" else \
+                    (x1 - d, rng.uniform(u, fh - u), 1.0, 0.0)
+            x, y = scene.to_image(fx, fy)
+            if not free(x, y, 0.75 * s):
+                continue
+            ex, ey = scene.to_image(fx + tx, fy + ty)
+            return x, y, float(rng.uniform(lo, hi)), lean_direction((ex - x, ey - y)), yaw
+        fx, fy = rng.uniform(x0 + u, x1 - u), rng.uniform(u, fh - u)
+        x, y = scene.to_image(fx, fy)
+        if not free(x, y, 0.75 * s):
+            continue
+        if lean == "edge":
+            # about an axis along one of the die's edges (the yaw), 40..50 degrees when the range allows
+            tilt = float(rng.uniform(max(lo, 40.0), min(hi, 50.0))) if hi >= 40 else float(rng.uniform(lo, hi))
+            return x, y, tilt, yaw + 90.0 * int(rng.integers(4)), yaw
+        return x, y, float(rng.uniform(lo, hi)), float(rng.uniform(0, 360)), yaw
+    return None
+
+
+def render_roll_on_board(rng: np.random.Generator, *, cocked_prob: float = 0.5,
+                         kinds: Sequence[str] = COCKED_KINDS, on_checker_prob: float = 0.15,
+                         tilt_range: tuple[float, float] = (8.0, 45.0),
+                         cube_prob: float = 0.7, leans: Sequence[str] = LEAN_KINDS) -> RenderedRoll:
+    """A random board (:func:`random_board_scene`) with a two-dice roll of the roller: with
+    probability ``cocked_prob`` one die is cocked for a reason drawn from ``kinds``; a
+    ``"tilted"`` die is tilted by ``tilt_range`` degrees and held up as one of ``leans``
+    (:data:`LEAN_KINDS`: leaning on a checker or the rail, balanced on an edge, or free); a flat
+    die rests on a checker with probability ``on_checker_prob``; a cube lies centred or on a
+    player's side."""
+    scene = random_board_scene(rng)
+    image, field, checkers = scene.image, scene.field, scene.checkers
+    h, w = image.shape[:2]
+    fw, fh = field.size
+    die_units, die_px = scene.die_units, scene.die_px
+    checker_r = checkers[0][2] if checkers else die_px
+    to_img = scene.to_image
     roller = "bottom" if rng.random() < 0.5 else "top"
     right = "right" if roller == "bottom" else "left"
     placed: list[tuple[float, float]] = []
@@ -452,7 +629,7 @@ def render_roll_on_board(rng: np.random.Generator, *, cocked_prob: float = 0.5,
     def spot(kind: str) -> tuple[float, float, bool]:
         """Image position for a die of this kind; third item: resting on a checker."""
         for attempt in range(200):
-            if kind in ("flat", "tilted", "checker"):
+            if kind in ("flat", "checker"):
                 half = right
             elif kind == "wrong_half":
                 half = "left" if right == "right" else "right"
@@ -489,24 +666,31 @@ def render_roll_on_board(rng: np.random.Generator, *, cocked_prob: float = 0.5,
     cocked_index = int(rng.integers(2)) if rng.random() < cocked_prob else -1
     truth = []
     style = DIE_STYLES[int(rng.integers(len(DIE_STYLES)))]
-    cam_height = float(rng.uniform(1.0, 2.0)) * w  # pixels: the camera above the image centre
-
-    def parallax(x: float, y: float) -> tuple[float, float]:
-        return ((x - w / 2) / cam_height, (y - h / 2) / cam_height)
     for i in range(2):
         kind = str(rng.choice(list(kinds))) if i == cocked_index else "flat"
         if kind == "flat" and rng.random() < on_checker_prob and any(
                 field.image_half(field.to_field(np.array([[c[0], c[1]]]))[0][0]) == right for c in checkers):
             kind = "checker"
-        try:
-            x, y, on_chk = spot(kind)
-        except RenderError:
-            x, y, on_chk = spot("flat")
-            kind = "flat"
-        tilt = float(rng.uniform(*tilt_range)) if kind == "tilted" else 0.0
+        tilt, tilt_dir, yaw, on_chk = 0.0, float(rng.uniform(0, 360)), float(rng.uniform(0, 360)), False
+        pose = None
+        if kind == "tilted":
+            lean = str(rng.choice(list(leans)))
+            pose = _lean_pose(rng, scene, lean, right, tilt_range, placed)
+            if pose is None and lean != "free":
+                pose = _lean_pose(rng, scene, "free", right, tilt_range, placed)
+        if pose is not None:
+            x, y, tilt, tilt_dir, yaw = pose
+        else:
+            if kind == "tilted":
+                kind = "flat"
+            try:
+                x, y, on_chk = spot(kind)
+            except RenderError:
+                x, y, on_chk = spot("flat")
+                kind = "flat"
         reason = None if kind in ("flat", "checker") else kind
-        d = draw_die(image, (x, y), die_px, int(rng.integers(1, 7)), yaw_deg=rng.uniform(0, 360), tilt_deg=tilt,
-                     tilt_dir_deg=rng.uniform(0, 360), style=style, parallax=parallax(x, y), reason=reason)
+        d = draw_die(image, (x, y), die_px, int(rng.integers(1, 7)), yaw_deg=yaw, tilt_deg=tilt,
+                     tilt_dir_deg=tilt_dir, style=style, parallax=scene.parallax(x, y), reason=reason)
         d = dataclasses.replace(d, on_checker=on_chk)
         placed.append((x, y))
         truth.append(d)
@@ -519,7 +703,8 @@ def render_roll_on_board(rng: np.random.Generator, *, cocked_prob: float = 0.5,
         if all(math.hypot(x - a_, y - b_) > 2 * die_px for a_, b_ in placed):
             value = 64 if place == "centre" else int(rng.choice(CUBE_VALUES))
             cube = draw_cube(image, (x, y), die_px * float(rng.uniform(1.2, 1.6)), value, yaw_deg=rng.uniform(-20, 20),
-                             style=CUBE_STYLES[int(rng.integers(len(CUBE_STYLES)))], parallax=parallax(x, y), place=place)
+                             style=CUBE_STYLES[int(rng.integers(len(CUBE_STYLES)))], parallax=scene.parallax(x, y),
+                             place=place)
     return RenderedRoll(image, field, roller, tuple(truth), cube, checkers)
 
 
@@ -527,7 +712,8 @@ def evaluate_cocked_rendered(n: int, reader: Any, seed: int = 1234, **kwargs: An
     """Score dice reading and the cocked rule on ``n`` rendered boards (:func:`render_roll_on_board`).
 
     Returns counts and ``recall``/``precision`` of cocked calls over matched dice, per-reason
-    catches, ``value_accuracy`` and ``found_rate`` and cube value/place accuracy.
+    catches, ``value_accuracy`` and ``found_rate``, cube value/place accuracy and false cubes (a cube
+    reported on a board without one).
     """
     from vision.cocked import TiltModel, judge_roll
     from vision.cube import CubeReader, cube_from_scan
@@ -544,7 +730,7 @@ def evaluate_cocked_rendered(n: int, reader: Any, seed: int = 1234, **kwargs: An
     tp = fp = fn = tn = 0
     found = correct = total = false = 0
     per_reason: dict[str, dict[str, int]] = {}
-    cube_total = cube_found = cube_value = cube_place = 0
+    cube_total = cube_found = cube_value = cube_place = cube_false = 0
     tilt_bins: dict[str, list[int]] = {}
     for _ in range(n):
         roll = render_roll_on_board(rng, **kwargs)
@@ -581,9 +767,11 @@ def evaluate_cocked_rendered(n: int, reader: Any, seed: int = 1234, **kwargs: An
                 fp += d.cocked; tn += not d.cocked
                 r["caught"] += d.cocked  # flat dice "caught" = wrongly called cocked
         false += len(judged) - len(used)
+        cr = None if cube_reader is None else cube_from_scan(roll.image, cands, probs, roll.field, cube_reader)
+        if roll.cube is None and cr is not None:
+            cube_false += 1
         if roll.cube is not None and cube_reader is not None:
             cube_total += 1
-            cr = cube_from_scan(roll.image, cands, probs, roll.field, cube_reader)
             if cr is not None and math.hypot(cr.center[0] - roll.cube.center[0], cr.center[1] - roll.cube.center[1]) < roll.cube.size:
                 cube_found += 1
                 cube_value += cr.value == roll.cube.value
@@ -598,5 +786,5 @@ def evaluate_cocked_rendered(n: int, reader: Any, seed: int = 1234, **kwargs: An
         "per_reason": per_reason,
         "tilt_bins_total_caught": tilt_bins,
         "cube": {"boards_with_cube": cube_total, "found": cube_found, "value_correct": cube_value,
-                 "place_correct": cube_place},
+                 "place_correct": cube_place, "false_cubes": cube_false, "boards_without_cube": n - cube_total},
     }
