@@ -19,7 +19,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from companion.observation import CubeReading, DieReading
-from vision.cocked import CockedRules, TiltModel, judge_roll
+from vision.cocked import CockedRules, TiltModel, judge_roll, leaning_candidates
 from vision.cube import CubeReader, cube_from_scan
 from vision.dice import DiceReader, as_bgr
 
@@ -69,6 +69,8 @@ class DicePlugin:
         dice = self.reader.dice_from_scan(cands, probs)
         if field is None:
             return dice
+        # dice turned down by the value classifier because they lean (vision.cocked)
+        dice = dice + leaning_candidates(as_bgr(image_bgr), cands, probs, dice, field, self.tilt)
         return judge_roll(dice, field, image_bgr, roller=self.roller, checkers=self.checkers,
                           rules=self.rules, tilt_model=self.tilt)
 

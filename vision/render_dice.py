@@ -289,8 +289,7 @@ def _draw_body(image: np.ndarray, center: tuple[float, float], size: float, text
             continue
         m = cv2.getPerspectiveTransform(src, np.float32(quad - [x0c, y0c]))
         shade = 0.45 + 0.55 * max(float(nw @ light), 0.0)
-        face = cv2.warpPerspective(tex, m, (x1c - x0c, y1c - y0c), flags=cv2.INTER_LINEAR,
-                                   borderMode=cv2.BORDER_REPLICATE)
+        face = cv2.warpPerspective(tex, m, (x1c - x0c, y1c - y0c), flags=cv2.INTER_AREA)
         mask = np.zeros((y1c - y0c, x1c - x0c), np.float32)
         cv2.fillConvexPoly(mask, np.round((quad - [x0c, y0c]) * 4).astype(np.int32), 1.0, cv2.LINE_AA, shift=2)
         mask *= style.alpha
@@ -498,7 +497,7 @@ class BoardScene:
 def random_board_scene(rng: np.random.Generator) -> BoardScene:
     """A random board (:func:`vision.render_board.render_board`: random state, style, camera and
     lighting) at 1280x720 with a die size of about 1/30 of the field's width (16 mm dice on a
-    tournament board) and a camera 0.8..3 image widths above it (straight down one time in six)."""
+    tournament board) and a camera 1..2.5 image widths above it (straight down one time in six)."""
     from vision.registration import field_from_corners
     from vision.render_board import STYLES, CameraPose, Lighting, random_state, render_board
 
@@ -524,7 +523,7 @@ def random_board_scene(rng: np.random.Generator) -> BoardScene:
     checker_r = field.checker_size[0] / 2 * px_per_unit
     checkers = tuple((x, y, checker_r) for x, y, _, p in board.checkers if 1 <= p <= 24 or p == 0)
     die_units = fw / 30.0 * float(rng.uniform(0.85, 1.2))
-    cam_height = math.inf if rng.random() < 1 / 6 else float(rng.uniform(0.8, 3.0)) * w
+    cam_height = math.inf if rng.random() < 1 / 6 else float(rng.uniform(1.0, 2.5)) * w
     return BoardScene(image, field, f2i, checkers, die_units, die_units * px_per_unit, cam_height)
 
 
@@ -610,8 +609,8 @@ def render_roll_on_board(rng: np.random.Generator, *, cocked_prob: float = 0.5,
     probability ``cocked_prob`` one die is cocked for a reason drawn from ``kinds``; a
     ``"tilted"`` die is tilted by ``tilt_range`` degrees and held up as one of ``leans``
     (:data:`LEAN_KINDS`: leaning on a checker or the rail, balanced on an edge, or free); a flat
-    die rests on a checker with probability ``on_checker_prob``; a cube lies centred or on a
-    player's side."""
+    die rests on a checker with probability ``on_checker_prob``; a cube (half of them with a random
+    :class:`CubeLook`) lies centred or on a player's side."""
     scene = random_board_scene(rng)
     image, field, checkers = scene.image, scene.field, scene.checkers
     h, w = image.shape[:2]
@@ -702,9 +701,10 @@ def render_roll_on_board(rng: np.random.Generator, *, cocked_prob: float = 0.5,
         x, y = to_img(fx, fy)
         if all(math.hypot(x - a_, y - b_) > 2 * die_px for a_, b_ in placed):
             value = 64 if place == "centre" else int(rng.choice(CUBE_VALUES))
+            cstyle = CUBE_STYLES[int(rng.integers(len(CUBE_STYLES)))]
             cube = draw_cube(image, (x, y), die_px * float(rng.uniform(1.2, 1.6)), value, yaw_deg=rng.uniform(-20, 20),
-                             style=CUBE_STYLES[int(rng.integers(len(CUBE_STYLES)))], parallax=scene.parallax(x, y),
-                             place=place)
+                             style=cstyle, parallax=scene.parallax(x, y), place=place,
+                             look=CubeLook.random(rng, cstyle) if rng.random() < 0.5 else CubeLook())
     return RenderedRoll(image, field, roller, tuple(truth), cube, checkers)
 
 
@@ -715,7 +715,7 @@ def evaluate_cocked_rendered(n: int, reader: Any, seed: int = 1234, **kwargs: An
     catches, ``value_accuracy`` and ``found_rate``, cube value/place accuracy and false cubes (a cube
     reported on a board without one).
     """
-    from vision.cocked import TiltModel, judge_roll
+    from vision.cocked import TiltModel, judge_roll, leaning_candidates
     from vision.cube import CubeReader, cube_from_scan
 
     rng = np.random.default_rng(seed)
@@ -736,6 +736,7 @@ def evaluate_cocked_rendered(n: int, reader: Any, seed: int = 1234, **kwargs: An
         roll = render_roll_on_board(rng, **kwargs)
         cands, probs = reader.scan(roll.image, roll.field)
         dice = reader.dice_from_scan(cands, probs)
+        dice = dice + leaning_candidates(roll.image, cands, probs, dice, roll.field, tilt)
         judged = judge_roll(dice, roll.field, roll.image, roller=roll.roller, tilt_model=tilt)
         used = set()
         for t in roll.dice:

@@ -15,7 +15,9 @@ examples:
 - real flat dice (``shared/data/dice``, every dataset, only the training fold: fold 1 when
   ``--fold 0`` is held out), seen with the principal point at the photo's centre.
 
-Each die is cropped a few times with the centre and size jittered as the detector's are. A
+Each die is cropped a few times with the centre and size jittered as the detector's are (its
+centre lies between the top face's and the whole outline's, its size is often larger than the
+die's). A
 validation set from another seed (rendered boards, and a fifth of the real training photos kept
 apart) gives the threshold: the lowest tilt probability that calls no real flat die and at most
 0.5% of rendered flat dice cocked (printed; :data:`vision.cocked.TILT_THRESHOLD` is set from it).
@@ -74,10 +76,13 @@ def board_dice(rng: np.random.Generator, boards: int, per_board: int = 8, views:
             img = scene.image.copy()
             d = draw_die(img, (x, y), s * float(rng.uniform(0.9, 1.1)), int(rng.integers(1, 7)), yaw_deg=yaw,
                          tilt_deg=tilt, tilt_dir_deg=tdir, style=_style(rng), parallax=scene.parallax(x, y))
+            box_c = np.array([(d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2])
             for _ in range(views):
-                c = (d.center[0] + rng.normal(0, 0.08 * s), d.center[1] + rng.normal(0, 0.08 * s))
-                xs.append(oriented_patch(img, c, s * math.exp(rng.uniform(-0.15, 0.25)), hmg, None,
-                                         TILT_PATCH, TILT_CONTEXT))
+                # as the detector reports it: somewhere between the top face's centre and the
+                # centre of the whole die's outline, and often larger than the die
+                c = np.array(d.center) + rng.uniform(0, 1.1) * (box_c - d.center) + rng.normal(0, 0.08 * s, 2)
+                xs.append(oriented_patch(img, (float(c[0]), float(c[1])), s * math.exp(rng.uniform(-0.12, 0.4)), hmg,
+                                         None, TILT_PATCH, TILT_CONTEXT))
                 ys.append(int(tilt > 0))
                 tilts.append(tilt)
         if (b + 1) % 200 == 0:
@@ -153,6 +158,28 @@ def choose_threshold(val_scores: np.ndarray, val_labels: np.ndarray, real_scores
     return 0.99
 
 
+def report(models: pathlib.Path, vx: np.ndarray, vy: np.ndarray, vtilts: np.ndarray, vreal: np.ndarray, log) -> float:
+    """Score the validation patches with the exported model as run time runs it
+    (:class:`vision.cocked.TiltModel`, mirrored too), log the chosen threshold and the recall by
+    tilt; returns the threshold."""
+    from vision.cocked import TiltModel
+
+    tm = TiltModel(models)
+    vs = np.concatenate([tm.scores(list(vx[i:i + 256])) for i in range(0, len(vx), 256)])
+    rs = tm.scores(list(vreal))
+    thr = choose_threshold(vs, vy, rs)
+    flat = vs[vy == 0]
+    log(f"threshold {thr}: rendered flat called tilted {(flat > thr).mean():.4f} ({len(flat)}), "
+        f"real flat {(rs > thr).sum()}/{len(rs)} (max {rs.max():.3f})")
+    for lo, hi in ((4, 8), (8, 15), (15, 25), (25, 35), (35, 51)):
+        m = (vtilts >= lo) & (vtilts < hi)
+        if m.any():
+            log(f"  tilt {lo}-{hi}: recall {(vs[m] > thr).mean():.3f} ({int(m.sum())})")
+    m = vtilts >= 8
+    log(f"  tilt 8-50: recall {(vs[m] > thr).mean():.3f} ({int(m.sum())})")
+    return thr
+
+
 def main() -> None:
     """Command line entry point (see the module docstring)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -162,6 +189,8 @@ def main() -> None:
     ap.add_argument("--epochs", type=int, default=14)
     ap.add_argument("--per-epoch", type=int, default=12000)
     ap.add_argument("--width", type=int, default=16)
+    ap.add_argument("--evaluate", type=pathlib.Path, default=None,
+                    help="only report the validation figures of the dice_tilt.onnx in this folder (with --cache)")
     ap.add_argument("--min-tilt", type=float, default=0.0, help="leave rendered tilts below this out of training")
     ap.add_argument("--fold", type=int, default=0, help="real-photo fold held out (never used)")
     ap.add_argument("--seed", type=int, default=7)
@@ -205,6 +234,9 @@ def main() -> None:
         keep = (tilts == 0) | (tilts >= args.min_tilt)
         x, y, tilts = x[keep], y[keep], tilts[keep]
     log(f"rendered: {len(y)} training patches ({int(y.sum())} tilted), {len(vy)} validation")
+    if args.evaluate is not None:
+        report(args.evaluate, vx, vy, vtilts, vreal, log)
+        return
     rng = np.random.default_rng(args.seed + 1)
     net = DiceClassifier(width=args.width, classes=2)
     steps = math.ceil(args.per_epoch / 128)
@@ -234,15 +266,8 @@ def main() -> None:
         acc = float(((vs > 0.5) == (vy == 1)).mean())
         log(f"epoch {ep}: train acc {correct / len(py):.4f}, val acc {acc:.4f}, "
             f"real flat max {rs.max() if len(rs) else 0:.3f} ({time.time() - t:.0f}s)")
-    vs, rs = scores(net, vx), scores(net, vreal)
-    thr = choose_threshold(vs, vy, rs)
-    flat = vs[vy == 0]
-    log(f"threshold {thr}: rendered flat called tilted {(flat > thr).mean():.4f}, real flat {(rs > thr).sum()}/{len(rs)}")
-    for lo, hi in ((4, 8), (8, 15), (15, 25), (25, 35), (35, 51)):
-        m = (vtilts >= lo) & (vtilts < hi)
-        if m.any():
-            log(f"  tilt {lo}-{hi}: recall {(vs[m] > thr).mean():.3f} ({int(m.sum())})")
     export(net, torch.zeros(1, 3, 32, 32), args.out / "dice_tilt.onnx", {"input": {0: "n"}, "output": {0: "n"}})
+    report(args.out, vx, vy, vtilts, vreal, log)
     log("done")
 
 

@@ -1,0 +1,86 @@
+"""The doubling cube: found, read (any look, any turn) and placed, on rendered and real boards."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from vision.cube import CubeReader, cube_from_scan, cube_place, off_points
+from vision.dice import DiceReader
+
+registration = pytest.importorskip("vision.registration")
+
+
+@pytest.fixture(scope="module")
+def readers():
+    return DiceReader(), CubeReader()
+
+
+@pytest.fixture()
+def field():
+    return registration.field_from_corners(np.array([[100, 50], [740, 50], [740, 650], [100, 650]], float), (840, 700))
+
+
+def test_places(field):
+    bar_x = (field.bar_x0 + field.bar_x1) / 2
+    to_image = lambda x, y: tuple(field.to_image(np.array([[x, y]], float))[0])  # noqa: E731
+    w, h = field.size
+    assert off_points(to_image(bar_x, h / 2), field)
+    assert off_points((60, 300), field)  # on the frame beside the field
+    assert not off_points(to_image(w * 0.8, h * 0.3), field)
+    assert off_points((5, 5), None)
+    assert cube_place(to_image(bar_x, h / 2), field) == "centre"
+    assert cube_place(to_image(bar_x, h * 0.05), field) == "top"
+    assert cube_place(to_image(bar_x, h * 0.95), field) == "bottom"
+    assert cube_place((400, 690), None, (840, 700)) == "bottom"
+    with pytest.raises(ValueError):
+        cube_place((1, 1))
+
+
+def test_cubes_on_rendered_boards(readers):
+    from vision.render_dice import evaluate_cocked_rendered
+
+    # seed 77: not a seed the cube network was trained or validated on
+    res = evaluate_cocked_rendered(24, readers[0], seed=77, cocked_prob=0.0, cube_prob=0.6)["cube"]
+    assert res["boards_with_cube"] >= 10
+    assert res["found"] >= 0.8 * res["boards_with_cube"], res
+    assert res["value_correct"] >= 0.9 * res["found"], res
+    assert res["place_correct"] >= 0.9 * res["found"], res
+    assert res["false_cubes"] == 0, res
+
+
+def test_cubes_on_real_board_photos(readers, shared_data):
+    import cv2
+
+    reader, cube_reader = readers
+    boards = shared_data / "boards"
+    labelled = found = right = centred = centred_right = false = 0
+    for label in sorted((boards / "labels").glob("*.json")):
+        lab = json.loads(label.read_text())
+        img = cv2.imread(str(next((boards / "images").glob(label.stem + ".*"))))
+        c = lab["corners"]
+        corners = np.array([c["top_left"], c["top_right"], c["bottom_right"], c["bottom_left"]], float)
+        field = registration.field_from_corners(corners, (img.shape[1], img.shape[0]), validate=False)
+        cands, probs = reader.scan(img, field)
+        got = cube_from_scan(img, cands, probs, field, cube_reader)
+        truth = lab.get("cube")
+        if truth is None:
+            false += got is not None
+            continue
+        labelled += 1
+        side = np.linalg.norm(corners[1] - corners[0]) / 30
+        if got is None or np.hypot(*(np.array(got.center) - truth["xy"])) > 1.5 * side:
+            false += got is not None
+            continue
+        found += 1
+        right += got.value == truth["value"]
+        if truth.get("centered"):
+            centred += 1
+            centred_right += got.place == "centre"
+    assert labelled == 8
+    # first session: found 5, value right 1 (64 read as 8, 16 or 32)
+    assert found >= 6 and right >= 5, (found, right)
+    assert centred_right == centred
+    assert false == 0
