@@ -180,8 +180,8 @@ def test_real_photos_with_labelled_corners(shared_data):
         total += s["points"]
         if s["board_ok"]:
             boards_ok.add(path.stem)
-    assert right / total >= 0.95, f"{right}/{total}"
-    assert {"frame0", "test8", "test1", "test4"} <= boards_ok
+    assert right / total >= 0.98, f"{right}/{total}"
+    assert {"frame0", "test1", "test4", "hough_test5"} <= boards_ok
 
 
 def test_settings_round_trip():
@@ -219,3 +219,19 @@ def test_large_photos_read_like_small_ones():
                                                                               aspect=STYLES["walnut"].geometry.aspect),
                      Lighting(blur=2.0, noise=3))
     assert _pairs(_read(r)) == _pairs(r.truth)
+
+
+def test_a_line_of_both_colours_is_unreadable():
+    """A point holds one colour: a clearly light and a clearly dark checker in one line
+    is a sleeve or a shadow over it; a one-colour line, or a bar checker, is not."""
+    from vision.checkers import Checker, CheckerColours, _mixed_points
+
+    model = CheckerColours(light=(220.0, 128.0, 135.0), dark=(40.0, 128.0, 128.0))
+    settings = CheckerSettings()
+    lab_light, lab_dark, between = (215.0, 128.0, 134.0), (45.0, 128.0, 128.0), (130.0, 128.0, 131.0)
+    found = [Checker(10, 10, lab_dark, 2.0, 7), Checker(10, 30, between, 2.0, 7), Checker(10, 50, lab_light, 2.0, 7),
+             Checker(40, 10, lab_dark, 2.0, 8), Checker(40, 30, lab_dark, 2.0, 8),
+             Checker(70, 10, lab_light, 2.0, 9), Checker(70, 30, between, 2.0, 9),
+             Checker(100, 10, lab_light, 2.0, 0), Checker(100, 30, lab_dark, 2.0, 0)]
+    assert _mixed_points(found, model, settings) == [7]
+    assert _mixed_points(found, None, settings) == []

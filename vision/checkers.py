@@ -92,6 +92,9 @@ class CheckerSettings:
     fit_halves: bool = True
     size_search: tuple[float, ...] = (0.94, 1.0, 1.06)
     size_margin: float = 0.02
+    offcentre_shift: float = 0.1
+    offcentre_floor: float = 0.5
+    mixed_ratio: float = 0.5
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-data form for a profile."""
@@ -402,6 +405,16 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
     for i in range(24):
         e = ev["evidence"][i]
         n = _stack_count(e, settings, ev["covered"][i])
+        while (settings.offcentre_shift > 0 and n < len(e) and e[n] >= settings.offcentre_floor
+               and ev["covered"][i, n] < 0.2):
+            # Checkers are rarely placed dead centre: a near miss at the slot after the
+            # run is looked at again a little to either side.
+            shifted = _offcentre_arc(gx, gy, cols, i, float(ev["v"][n]), rx, ry, dh, pw, settings) / thr
+            if shifted < 1.0:
+                break
+            ev["arc"][i, n] = max(float(ev["arc"][i, n]), shifted)
+            e[n] = max(float(e[n]), shifted)
+            n = _stack_count(e, settings, ev["covered"][i])
         places = list(ev["v"][:n])
         if n == len(e):  # the line reaches the middle: checkers may overlap (up to 15)
             places = _tall_stack(gx, gy, inner, cols, i, rx, ry, dh, h, settings) or places
@@ -454,6 +467,11 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
                      and float(ev["arc"][i, :min(counts[i], ev["arc"].shape[1])].max()) < settings.shapeless_arc]
         if shapeless:
             unreadable = tuple(sorted(set(unreadable) | set(shapeless)))
+        # A point holds one colour: a line with a clearly light and a clearly dark
+        # checker is a hand, a sleeve or its shadow over part of it.
+        mixed = _mixed_points(checkers, model, settings)
+        if mixed:
+            unreadable = tuple(sorted(set(unreadable) | set(mixed)))
         occluded = bool(unreadable)
         # More than 15 of a side: a long line seen mostly by colour alone (no round
         # edges) is the likelier misread (a sleeve along the point) than checkers
@@ -481,6 +499,21 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
         diameter=used_diameter,
         timings_ms=timings,
     )
+
+
+def _offcentre_arc(gx: np.ndarray, gy: np.ndarray, cols: _Columns, i: int, v: float, rx: float, ry: float,
+                   dh: float, pw: float, settings: CheckerSettings) -> float:
+    """The far-arc outline score (Lab gradient units, as :func:`_arc_scores`) of a
+    checker ``v`` pixels from point ``i``'s base placed off the point's centre line:
+    the best over horizontal shifts of +-``settings.offcentre_shift`` point widths and
+    vertical shifts within a fifth of a checker."""
+    sx = settings.offcentre_shift * pw
+    xs = np.array([-sx, sx])
+    ys = np.linspace(-0.2 * dh, 0.2 * dh, 5)
+    cx = np.repeat(cols.centres[i] + xs, len(ys))
+    cy = np.tile(cols.bases[i] + cols.dirs[i] * (v + ys), len(xs))
+    d = np.full(len(cx), cols.dirs[i])
+    return float(_arc_scores(gx, gy, cx, cy, rx, ry, d, np.arange(20, 161, 10), same_radius=True).max())
 
 
 def _point_classes() -> np.ndarray:
@@ -827,6 +860,26 @@ def _at_most_fifteen(checkers: list[Checker], unreadable: set[int] = frozenset()
             weakest = min(candidates, key=lambda j: (out[j].outlined, out[j].score))
             out[weakest] = dataclasses.replace(out[weakest], colour=None)
     return out
+
+
+def _mixed_points(checkers: Sequence[Checker], model: Optional[CheckerColours],
+                  settings: CheckerSettings) -> list[int]:
+    """Points (1..24) whose line holds a checker clearly of each set: its (weighted
+    Lab) distance to one set's colour below ``settings.mixed_ratio`` times that to the
+    other, for both sets. ``checkers``: every candidate found, before colours are
+    given; ``model``: the two colours (``None``: one set in view, nothing is mixed)."""
+    if model is None:
+        return []
+    cen = _weighted(np.array([model.light, model.dark], np.float32), settings)
+    sides: dict[int, set[int]] = {}
+    for c in checkers:
+        if c.place == 0:
+            continue
+        d = np.linalg.norm(cen - _weighted(c.lab, settings), axis=1)
+        j = int(np.argmin(d))
+        if d[j] < settings.mixed_ratio * d[1 - j]:
+            sides.setdefault(c.place, set()).add(j)
+    return sorted(p for p, s in sides.items() if len(s) == 2)
 
 
 def _colour_only_lines(checkers: Sequence[Checker], unreadable: set[int], settings: CheckerSettings) -> list[int]:
