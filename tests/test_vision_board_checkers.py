@@ -235,3 +235,46 @@ def test_a_line_of_both_colours_is_unreadable():
              Checker(100, 10, lab_light, 2.0, 0), Checker(100, 30, lab_dark, 2.0, 0)]
     assert _mixed_points(found, model, settings) == [7]
     assert _mixed_points(found, None, settings) == []
+
+
+def test_real_photos_without_a_hand_have_no_unreadable_point(shared_data):
+    """Precision of the hand detector on real photos: a board with nothing over it
+    (shadows of the bar, a tray's wall inside the field) has no unreadable point."""
+    from vision.evaluate import label_truth
+    from vision.reader import load_image
+
+    folder = shared_data / "boards"
+    flagged = {}
+    checked = 0
+    for path in sorted((folder / "labels").glob("*.json")):
+        label = json.loads(path.read_text())
+        if label.get("occluded_points"):
+            continue
+        truth = label_truth(label)
+        image = load_image(folder / label["file"])
+        h, w = image.shape[:2]
+        obs = BoardReader(field=field_from_corners(truth["corners"], (w, h))).read(image).to_dict()
+        checked += 1
+        if obs["unreadable_points"] or obs["occluded"]:
+            flagged[path.stem] = obs["unreadable_points"]
+    assert checked >= 5
+    assert not flagged, flagged
+
+
+@pytest.mark.parametrize("style", list(STYLES))
+def test_a_cast_shadow_is_no_hand_and_no_checker(style):
+    """The soft shadow of something beside the board (30% darker) over a third of the
+    field darkens its colours without changing them: no point becomes unreadable and
+    every point is still read right (empty shaded points are no checkers)."""
+    r = render_board(BoardState.starting(), style, lighting=Lighting(blur=0.6, noise=2))
+    h, w = r.image.shape[:2]
+    field = field_from_corners(r.corners, (w, h))
+    quad = np.array([[0.3, 0.0], [0.95, 0.0], [0.95, 0.45], [0.3, 0.45]]) * np.array(field.size)
+    pts = cv2.perspectiveTransform(quad[None].astype(np.float64), np.linalg.inv(field.homography))[0]
+    shade = np.ones((h, w), np.float32)
+    cv2.fillConvexPoly(shade, np.round(pts).astype(np.int32), 0.7)
+    shade = cv2.GaussianBlur(shade, (0, 0), 5)
+    shaded = np.clip(r.image.astype(np.float32) * shade[..., None], 0, 255).astype(np.uint8)
+    obs = BoardReader(field=field).read(shaded).to_dict()
+    assert obs["unreadable_points"] == []
+    assert _pairs(obs) == _pairs(r.truth)

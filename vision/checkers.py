@@ -95,6 +95,9 @@ class CheckerSettings:
     offcentre_shift: float = 0.1
     offcentre_floor: float = 0.5
     mixed_ratio: float = 0.5
+    occluder_shade: float = 0.3
+    occluder_thick: float = 0.4
+    slot_shade: float = 0.3
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-data form for a profile."""
@@ -198,6 +201,10 @@ class _Columns:
     widths: np.ndarray  # (24,)
     bases: np.ndarray  # (24,) base y
     dirs: np.ndarray  # (24,) +1 / -1
+
+
+#: OpenCV 8-bit Lab of black: a shadow scales lightness and chroma about it.
+_NEUTRAL = np.array([0.0, 128.0, 128.0], np.float32)
 
 
 def _lab(field_bgr: np.ndarray) -> np.ndarray:
@@ -469,7 +476,7 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
             unreadable = tuple(sorted(set(unreadable) | set(shapeless)))
         # A point holds one colour: a line with a clearly light and a clearly dark
         # checker is a hand, a sleeve or its shadow over part of it.
-        mixed = _mixed_points(checkers, model, settings)
+        mixed = _mixed_points([c for c in labelled if c.colour is not None], model, settings)
         if mixed:
             unreadable = tuple(sorted(set(unreadable) | set(mixed)))
         occluded = bool(unreadable)
@@ -635,7 +642,16 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.nda
             if len(ref) < 3:
                 ref = free[np.argsort(dist)[:3]]
             template = np.median(pix[ref], axis=0)  # (n, 3)
-            d = np.sqrt(((pix[idx] - template[None]) ** 2).sum(-1))  # (len(idx), n)
+            if settings.slot_shade > 0:
+                # A shadow or a brighter patch scales the whole disc's colour (about
+                # black) by one factor: the template is scaled to each disc first.
+                pv = pix[idx] - _NEUTRAL
+                tv = template - _NEUTRAL
+                gain = np.clip((pv * tv[None]).sum(axis=(1, 2)) / max(float((tv * tv).sum()), 1.0),
+                               1.0 - settings.slot_shade, 1.0)
+                d = np.sqrt(((pv - gain[:, None, None] * tv[None]) ** 2).sum(-1))
+            else:
+                d = np.sqrt(((pix[idx] - template[None]) ** 2).sum(-1))  # (len(idx), n)
             q = int(round(settings.diff_percentile / 100.0 * (d.shape[1] - 1)))
             raw = np.partition(d, q, axis=1)[:, q]
             if dstrips is not None:
@@ -866,8 +882,8 @@ def _mixed_points(checkers: Sequence[Checker], model: Optional[CheckerColours],
                   settings: CheckerSettings) -> list[int]:
     """Points (1..24) whose line holds a checker clearly of each set: its (weighted
     Lab) distance to one set's colour below ``settings.mixed_ratio`` times that to the
-    other, for both sets. ``checkers``: every candidate found, before colours are
-    given; ``model``: the two colours (``None``: one set in view, nothing is mixed)."""
+    other, for both sets. ``checkers``: the checkers counted (their colour given,
+    see :func:`classify_colours`); ``model``: the two colours (``None``: one set in view, nothing is mixed)."""
     if model is None:
         return []
     cen = _weighted(np.array([model.light, model.dark], np.float32), settings)

@@ -17,6 +17,10 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 
+#: OpenCV 8-bit Lab of black: lightness and chroma scale about it.
+_NEUTRAL = np.array([0.0, 128.0, 128.0], np.float32)
+
+
 def find_occluders(strips: np.ndarray, templates: Sequence[np.ndarray], classes: np.ndarray, counts: Sequence[int],
                    dh: float, colours: Optional[Any], settings: Any, centres: np.ndarray, dirs: np.ndarray,
                    shape: tuple[int, int]) -> tuple[Optional[np.ndarray], tuple[int, ...]]:
@@ -41,8 +45,17 @@ def find_occluders(strips: np.ndarray, templates: Sequence[np.ndarray], classes:
     thr = settings.colour_min * settings.occluder_colour
     u0, u1 = int(round(0.15 * ws)), int(round(0.85 * ws))  # column edges are often off by a pixel or two
     unexplained = np.zeros((n, hh, ws), bool)
+    shade = getattr(settings, "occluder_shade", 0.0)
     for i in range(n):
-        d = np.linalg.norm(strips[i] - templates[int(classes[i])], axis=2) > thr
+        tmpl = templates[int(classes[i])]
+        diff = strips[i] - tmpl
+        d = np.linalg.norm(diff, axis=2) > thr
+        if shade > 0:
+            # A shadow (or a highlight) scales a colour, lightness and chroma alike
+            # (brightness distortion, Horprasert et al. 1999): a pixel that is the
+            # template times k, k within [1 - shade, 1 / (1 - shade)], up to a small
+            # residual, is the empty point in another light, not a hand.
+            d &= ~_shaded(strips[i], tmpl, shade, 0.5 * thr)
         if colours is not None:
             counted = int(round(counts[i] * dh))
             for c in (colours.light, colours.dark):
@@ -55,6 +68,11 @@ def find_occluders(strips: np.ndarray, templates: Sequence[np.ndarray], classes:
         d[:, u1:] = False
         unexplained[i] = d
     area_min = settings.occluder_min_area * np.pi * (dh / 2) ** 2
+    # Thin streaks (a frame's wall or a seam inside a column, a point's edge a pixel off)
+    # are no hand: the column's own part of a hand must be this thick somewhere
+    # (``settings.occluder_thick`` checker heights).
+    k = max(3, int(round(getattr(settings, "occluder_thick", 0.0) * dh)) | 1)
+    kernel = np.ones((k, k), np.uint8)
     unreadable = []
     for i in range(n):
         # The zone that decides the count: every counted slot and the next one (a stack
@@ -66,12 +84,12 @@ def find_occluders(strips: np.ndarray, templates: Sequence[np.ndarray], classes:
             continue
         # Its size: the blob may run on along the column and into the neighbouring
         # columns of the same row (a hand and its arm are large; a die is not).
-        full = cv2.morphologyEx(unexplained[i].astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        k, _, stats, _ = cv2.connectedComponentsWithStats(full, connectivity=8)
-        biggest = stats[1:, cv2.CC_STAT_AREA].max() if k > 1 else 0
+        col = unexplained[i].astype(np.uint8)
+        biggest = _biggest_blob(cv2.morphologyEx(col, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)))
+        thick = _biggest_blob(cv2.morphologyEx(col, cv2.MORPH_OPEN, kernel)) if kernel.shape[0] > 3 else biggest
         near = [j for j in (i - 1, i + 1) if 0 <= j < n and dirs[j] == dirs[i]]
         spill = sum(int(unexplained[j].sum()) for j in near)
-        if biggest >= 0.3 * area_min and biggest + spill >= area_min:
+        if thick >= 0.3 * area_min and biggest + spill >= area_min:
             unreadable.append(i + 1)
     if not unreadable:
         return None, ()
@@ -89,3 +107,22 @@ def find_occluders(strips: np.ndarray, templates: Sequence[np.ndarray], classes:
         else:
             mask[h - 1:h - 1 - hh:-1, x0:x0 + ws] |= block
     return mask, tuple(unreadable)
+
+
+def _biggest_blob(mask: np.ndarray) -> int:
+    """Pixels in the largest 8-connected region of a (h, w) uint8 0/1 mask (0 if none)."""
+    import cv2
+
+    n_blobs, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return int(stats[1:, cv2.CC_STAT_AREA].max()) if n_blobs > 1 else 0
+
+
+def _shaded(pix: np.ndarray, ref: np.ndarray, shade: float, residual: float) -> np.ndarray:
+    """Which pixels are ``ref`` in another light: (..., 3) float32 Lab ``pix`` against
+    ``ref`` ((..., 3) or (3,)); the colour about black (L, a - 128, b - 128) scaled by
+    the best k within [1 - ``shade``, 1 / (1 - ``shade``)] lies within ``residual`` Lab
+    units. Returns a bool array of ``pix``'s shape without its last axis."""
+    pv = pix - _NEUTRAL
+    tv = np.broadcast_to(np.asarray(ref, np.float32) - _NEUTRAL, pv.shape)
+    k = np.clip((pv * tv).sum(axis=-1) / np.maximum((tv * tv).sum(axis=-1), 1.0), 1.0 - shade, 1.0 / (1.0 - shade))
+    return np.linalg.norm(pv - k[..., None] * tv, axis=-1) <= residual
