@@ -388,6 +388,10 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
         rx = 0.5 * pw * size
         ry = rx * (field.size[1] / field.size[0]) * field.geometry.aspect
         dh = 2 * ry
+        if len(sizes) == 1:  # the size is known (a fixed camera): no search
+            far, vk = _slot_arcs(gx, gy, cols, rx, ry, dh, h, settings, same_radius=settings.arc_same_radius)
+            best = (0.0, size, rx, ry, dh, far, vk)
+            break
         far, vk = _slot_arcs(gx, gy, cols, rx, ry, dh, h, settings, same_radius=False)
         support = float(np.minimum(far / settings.tall_edge_min, 3.0).sum())
         # The nominal size is kept unless another fits clearly better (``size_margin``):
@@ -396,7 +400,7 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
         if best is None or support * bonus > best[0] * (1.0 + 1e-6):
             best = (support * bonus, size, rx, ry, dh, far, vk)
     _, used_diameter, rx, ry, dh, far, vk = best
-    if settings.arc_same_radius:
+    if settings.arc_same_radius and len(sizes) > 1:
         far, vk = _slot_arcs(gx, gy, cols, rx, ry, dh, h, settings, same_radius=True)
     thr = settings.edge_min
     t3 = time.perf_counter()
@@ -642,16 +646,19 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.nda
             if len(ref) < 3:
                 ref = free[np.argsort(dist)[:3]]
             template = np.median(pix[ref], axis=0)  # (n, 3)
+            diff_c = pix[idx] - template[None]  # (len(idx), n, 3)
             if settings.slot_shade > 0:
-                # A shadow or a brighter patch scales the whole disc's colour (about
-                # black) by one factor: the template is scaled to each disc first.
-                pv = pix[idx] - _NEUTRAL
+                # A shadow darkens the whole disc's colour (about black) by one factor:
+                # the template is darkened to each disc first (by the factor in
+                # [1 - slot_shade, 1] that fits best). With tv = template - black,
+                # disc - g * template = diff + (1 - g) * tv.
                 tv = template - _NEUTRAL
-                gain = np.clip((pv * tv[None]).sum(axis=(1, 2)) / max(float((tv * tv).sum()), 1.0),
-                               1.0 - settings.slot_shade, 1.0)
-                d = np.sqrt(((pv - gain[:, None, None] * tv[None]) ** 2).sum(-1))
-            else:
-                d = np.sqrt(((pix[idx] - template[None]) ** 2).sum(-1))  # (len(idx), n)
+                tvn = max(float(np.einsum("nc,nc->", tv, tv)), 1.0)
+                gain = np.clip(1.0 + np.einsum("mnc,nc->m", diff_c, tv) / tvn, 1.0 - settings.slot_shade, 1.0)
+                dark = np.nonzero(gain < 0.999)[0]
+                if len(dark):
+                    diff_c[dark] += (1.0 - gain[dark])[:, None, None] * tv[None]
+            d = np.sqrt(np.einsum("mnc,mnc->mn", diff_c, diff_c))  # (len(idx), n)
             q = int(round(settings.diff_percentile / 100.0 * (d.shape[1] - 1)))
             raw = np.partition(d, q, axis=1)[:, q]
             if dstrips is not None:

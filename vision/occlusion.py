@@ -44,29 +44,31 @@ def find_occluders(strips: np.ndarray, templates: Sequence[np.ndarray], classes:
     n, hh, ws, _ = strips.shape
     thr = settings.colour_min * settings.occluder_colour
     u0, u1 = int(round(0.15 * ws)), int(round(0.85 * ws))  # column edges are often off by a pixel or two
-    unexplained = np.zeros((n, hh, ws), bool)
     shade = getattr(settings, "occluder_shade", 0.0)
-    for i in range(n):
-        tmpl = templates[int(classes[i])]
-        diff = strips[i] - tmpl
-        d = np.linalg.norm(diff, axis=2) > thr
-        if shade > 0:
-            # A shadow (or a highlight) scales a colour, lightness and chroma alike
-            # (brightness distortion, Horprasert et al. 1999): a pixel that is the
-            # template times k, k within [1 - shade, 1 / (1 - shade)], up to a small
-            # residual, is the empty point in another light, not a hand.
-            d &= ~_shaded(strips[i], tmpl, shade, 0.5 * thr)
-        if colours is not None:
-            counted = int(round(counts[i] * dh))
-            for c in (colours.light, colours.dark):
-                dc = np.linalg.norm(strips[i] - np.asarray(c, np.float32), axis=2)
-                d[:counted] &= dc[:counted] > thr * settings.occluder_on_checkers
-                d[counted:] &= dc[counted:] > thr
-        else:
-            d[: int(round(counts[i] * dh))] = False
-        d[:, :u0] = False
-        d[:, u1:] = False
-        unexplained[i] = d
+    # Only the inner part of each column is judged; pixels near the template (most of
+    # them) are explained at once, the other tests run on the rest alone.
+    inner = np.ascontiguousarray(strips[:, :, u0:u1])  # (n, hh, wu, 3)
+    tmpl = np.stack([np.ascontiguousarray(t[:, u0:u1]) for t in templates])[np.asarray(classes, np.intp)]
+    diff = inner - tmpl
+    cand = np.einsum("nhwc,nhwc->nhw", diff, diff) > thr * thr
+    pi, yi, xi = np.nonzero(cand)
+    pix = inner[pi, yi, xi]  # (m, 3)
+    keep = np.ones(len(pi), bool)
+    if shade > 0 and len(pi):
+        # A shadow (or a highlight) scales a colour, lightness and chroma alike
+        # (brightness distortion, Horprasert et al. 1999): a pixel that is the
+        # template times k, k within [1 - shade, 1 / (1 - shade)], up to a small
+        # residual, is the empty point in another light, not a hand.
+        keep &= ~_shaded(pix, tmpl[pi, yi, xi], shade, 0.5 * thr)
+    counted = np.rint(np.asarray(counts, np.float64) * dh).astype(np.intp)[pi] > yi  # over a counted checker
+    if colours is not None:
+        for c in (colours.light, colours.dark):
+            dc = np.linalg.norm(pix - np.asarray(c, np.float32), axis=1)
+            keep &= dc > np.where(counted, thr * settings.occluder_on_checkers, thr)
+    else:
+        keep &= ~counted
+    unexplained = np.zeros((n, hh, ws), bool)
+    unexplained[pi[keep], yi[keep], xi[keep] + u0] = True
     area_min = settings.occluder_min_area * np.pi * (dh / 2) ** 2
     # Thin streaks (a frame's wall or a seam inside a column, a point's edge a pixel off)
     # are no hand: the column's own part of a hand must be this thick somewhere
