@@ -645,22 +645,30 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.nda
             ref = free[dist <= settings.template_colour * settings.colour_min]
             if len(ref) < 3:
                 ref = free[np.argsort(dist)[:3]]
+                if float(dist.min()) > settings.colour_min:
+                    # Beyond the points' tips no free point shows the point's colour: the
+                    # empty look is what most free points share, the half of them nearest
+                    # their median (a hand or a shadow over some is left out).
+                    typical = np.linalg.norm(centre[free] - np.median(centre[free], axis=0), axis=1)
+                    ref = free[np.argsort(typical)[:max(3, (len(free) + 1) // 2)]]
             template = np.median(pix[ref], axis=0)  # (n, 3)
             diff_c = pix[idx] - template[None]  # (len(idx), n, 3)
-            if settings.slot_shade > 0:
-                # A shadow darkens the whole disc's colour (about black) by one factor:
-                # the template is darkened to each disc first (by the factor in
-                # [1 - slot_shade, 1] that fits best). With tv = template - black,
-                # disc - g * template = diff + (1 - g) * tv.
-                tv = template - _NEUTRAL
-                tvn = max(float(np.einsum("nc,nc->", tv, tv)), 1.0)
-                gain = np.clip(1.0 + np.einsum("mnc,nc->m", diff_c, tv) / tvn, 1.0 - settings.slot_shade, 1.0)
-                dark = np.nonzero(gain < 0.999)[0]
-                if len(dark):
-                    diff_c[dark] += (1.0 - gain[dark])[:, None, None] * tv[None]
             d = np.sqrt(np.einsum("mnc,mnc->mn", diff_c, diff_c))  # (len(idx), n)
             q = int(round(settings.diff_percentile / 100.0 * (d.shape[1] - 1)))
             raw = np.partition(d, q, axis=1)[:, q]
+            shaded = None
+            if settings.slot_shade > 0:
+                # A shadow darkens a whole disc's colour (about black) by one factor:
+                # the template darkened to the disc (the median of the per-pixel best
+                # factors, within [1 - slot_shade, 1]) may explain it better. With
+                # tv = template - black, disc - g * template = diff + (1 - g) * tv.
+                tv = template - _NEUTRAL
+                ratio = 1.0 + np.einsum("mnc,nc->mn", diff_c, tv) / np.maximum(np.einsum("nc,nc->n", tv, tv), 1.0)
+                gain = np.clip(np.median(ratio, axis=1), 1.0 - settings.slot_shade, 1.0)
+                dark = np.nonzero(gain < 0.999)[0]
+                if len(dark):
+                    dd = diff_c[dark] + (1.0 - gain[dark])[:, None, None] * tv[None]
+                    shaded = (dark, np.partition(np.sqrt(np.einsum("mnc,mnc->mn", dd, dd)), q, axis=1)[:, q])
             if dstrips is not None:
                 # Pixels under a die are no evidence: the percentile over the rest of
                 # the disc, or of a slightly wider one when the die hides most of it (a
@@ -690,6 +698,11 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.nda
             # threshold drops towards ``colour_floor`` (dark checkers on dark points).
             noise = float(np.median(raw[np.searchsorted(idx, ref)]))
             tau = float(np.clip(settings.colour_noise_k * noise, settings.colour_floor, settings.colour_min))
+            if shaded is not None:
+                # The threshold stays the one of the unshaded comparison; shading only
+                # ever explains a difference away.
+                raw = raw.copy()
+                raw[shaded[0]] = np.minimum(raw[shaded[0]], shaded[1])
             diff[idx, k] = raw / tau
     ev = np.maximum(arc, diff)
     # Whole-length empty templates (points with no arc evidence at all), for occlusion.
