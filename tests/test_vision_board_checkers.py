@@ -278,3 +278,26 @@ def test_a_cast_shadow_is_no_hand_and_no_checker(style):
     obs = BoardReader(field=field).read(shaded).to_dict()
     assert obs["unreadable_points"] == []
     assert _pairs(obs) == _pairs(r.truth)
+
+
+def test_a_checker_off_the_point_centre_line_is_looked_at_again():
+    """A checker's outline a tenth of a point off the centre line scores clearly higher at
+    the shifted look (``offcentre_shift``) than on the centre line."""
+    from vision.checkers import _arc_scores, _columns, _gradients, _lab, _offcentre_arc
+
+    settings = CheckerSettings()
+    h, w = 300, 320
+    field = np.full((h, w, 3), 200, np.uint8)
+    halves = (0.0, 0.47, 0.53, 1.0) * 2
+    cols = _columns(w, h, halves)
+    i = 18  # point 19, top row
+    pw = float(cols.widths[i])
+    rx = ry = 0.5 * pw * settings.checker_diameter
+    v = 1.5 * 2 * ry  # the second slot from the base
+    cx, cy = cols.centres[i] + 0.1 * pw, cols.bases[i] + v
+    cv2.circle(field, (int(round(cx)), int(round(cy))), int(round(rx)), (60, 60, 60), 2, cv2.LINE_AA)
+    gx, gy = _gradients(_lab(field))
+    centred = _arc_scores(gx, gy, np.array([cols.centres[i]]), np.array([cy]), rx, ry, np.array([1.0]),
+                          np.arange(20, 161, 10), same_radius=True)[0]
+    shifted = _offcentre_arc(gx, gy, cols, i, v, rx, ry, 2 * ry, pw, settings)
+    assert shifted >= 1.2 * centred, (shifted, centred)

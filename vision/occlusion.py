@@ -4,9 +4,12 @@ Each point's column (base to the board's middle) is compared with the *empty
 template* of its colour class (the per-pixel median of the points of that colour
 that hold no checker, see :mod:`vision.checkers`). A pixel is unexplained when it
 differs from the template, is not inside a checker counted on that point, and
-is not near either checker colour. A point whose reading zone is unexplained over
-more than ``settings.occluder_fraction`` of its area, in a blob larger than a
-checker (``settings.occluder_min_area`` checker areas, so dice do not count), is
+is not near either checker colour, nor the template in another light (a shadow
+scales lightness and chroma alike: ``settings.occluder_shade``). A point whose
+reading zone is unexplained over more than ``settings.occluder_fraction`` of its
+area, in a blob larger than a checker (``settings.occluder_min_area`` checker
+areas, so dice do not count) that is thick somewhere in the point's own column
+(``settings.occluder_thick``: a tray's wall or a seam is a thin streak), is
 unreadable: whatever was counted there is not to be trusted.
 """
 
@@ -71,8 +74,8 @@ def find_occluders(strips: np.ndarray, templates: Sequence[np.ndarray], classes:
     unexplained[pi[keep], yi[keep], xi[keep] + u0] = True
     area_min = settings.occluder_min_area * np.pi * (dh / 2) ** 2
     # Thin streaks (a frame's wall or a seam inside a column, a point's edge a pixel off)
-    # are no hand: the column's own part of a hand must be this thick somewhere
-    # (``settings.occluder_thick`` checker heights).
+    # are no hand: some of the column's own part of a hand (a tenth of the least blob)
+    # must be ``settings.occluder_thick`` checker heights thick.
     k = max(3, int(round(getattr(settings, "occluder_thick", 0.0) * dh)) | 1)
     kernel = np.ones((k, k), np.uint8)
     unreadable = []
@@ -91,7 +94,7 @@ def find_occluders(strips: np.ndarray, templates: Sequence[np.ndarray], classes:
         thick = _biggest_blob(cv2.morphologyEx(col, cv2.MORPH_OPEN, kernel)) if kernel.shape[0] > 3 else biggest
         near = [j for j in (i - 1, i + 1) if 0 <= j < n and dirs[j] == dirs[i]]
         spill = sum(int(unexplained[j].sum()) for j in near)
-        if thick >= 0.3 * area_min and biggest + spill >= area_min:
+        if thick >= 0.1 * area_min and biggest >= 0.3 * area_min and biggest + spill >= area_min:
             unreadable.append(i + 1)
     if not unreadable:
         return None, ()
