@@ -700,9 +700,14 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.nda
             tau = float(np.clip(settings.colour_noise_k * noise, settings.colour_floor, settings.colour_min))
             if shaded is not None:
                 # The threshold stays the one of the unshaded comparison; shading only
-                # ever explains a difference away.
+                # ever explains a difference away (not where a die lies: that disc was
+                # judged on its uncovered pixels above).
+                dark, low = shaded
+                if dstrips is not None:
+                    clear = ~dstrips[idx[dark]][:, rows[ok]][:, mask].any(axis=1)
+                    dark, low = dark[clear], low[clear]
                 raw = raw.copy()
-                raw[shaded[0]] = np.minimum(raw[shaded[0]], shaded[1])
+                raw[dark] = np.minimum(raw[dark], low)
             diff[idx, k] = raw / tau
     ev = np.maximum(arc, diff)
     # Whole-length empty templates (points with no arc evidence at all), for occlusion.
