@@ -301,3 +301,18 @@ def test_a_checker_off_the_point_centre_line_is_looked_at_again():
                           np.arange(20, 161, 10), same_radius=True)[0]
     shifted = _offcentre_arc(gx, gy, cols, i, v, rx, ry, 2 * ry, pw, settings)
     assert shifted >= 1.2 * centred, (shifted, centred)
+
+
+def test_a_fixed_camera_reads_a_frame_alike_with_its_cached_geometry():
+    """The first frame fits the halves and the checker size; later frames reuse them (and
+    skip the size search): the same frame reads the same either way."""
+    rng = np.random.default_rng(8)
+    for i, style in enumerate(("walnut", "felt")):
+        r = render_board(random_state(rng, max_stack=6), style, lighting=Lighting(blur=0.6, noise=2), seed=i)
+        h, w = r.image.shape[:2]
+        reader = BoardReader(field=field_from_corners(r.corners, (w, h)))
+        first = reader.read(r.image).to_dict()
+        assert reader._geometry is not None
+        again = reader.read(r.image).to_dict()
+        for key in ("points", "bar", "unreadable_points"):
+            assert first[key] == again[key]
