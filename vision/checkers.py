@@ -417,9 +417,10 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
         e = ev["evidence"][i]
         n = _stack_count(e, settings, ev["covered"][i])
         while (settings.offcentre_shift > 0 and n < len(e) and e[n] >= settings.offcentre_floor
-               and ev["covered"][i, n] < 0.2):
+               and ev["covered"][i, n] < 0.2 and (n == 0 or ev["arc"][i, n - 1] >= 1.0)):
             # Checkers are rarely placed dead centre: a near miss at the slot after the
-            # run is looked at again a little to either side.
+            # run is looked at again a little to either side, when the run's top checker
+            # shows its own outline (a line seen by colour alone may be a sleeve).
             shifted = _offcentre_arc(gx, gy, cols, i, float(ev["v"][n]), rx, ry, dh, pw, settings) / thr
             if shifted < 1.0:
                 break
