@@ -15,12 +15,16 @@ working scale (``CheckerSettings.work_scale``) for speed. Stage by stage:
    at a few radii and slot offsets; its 30th percentile over the arc's angles is high
    only for an outline running along most of the arc, not for the straight sides of
    a point or the field's edge. Rims, shadows and outlines make dark checkers on dark
-   points and light ones on light points visible.
+   points and light ones on light points visible. Checkers are rarely placed dead
+   centre: a near miss just above a line whose top checker shows its outline is
+   looked at again a little to either side (``offcentre_shift``).
 4. **Template evidence.** The twelve points of one colour look alike when empty. Per
    slot, the points without an outline whose middle shows their point colour give an
    empty template (per-pixel median); a slot whose disc differs from it over most of
    its area (``diff_percentile``) holds something. The threshold adapts to how well
-   the empty points match their template (``colour_floor`` .. ``colour_min``).
+   the empty points match their template (``colour_floor`` .. ``colour_min``). A shadow
+   darkens a disc's colour by one factor: the template darkened to fit may explain a
+   difference away (``slot_shade``); it never adds one.
 5. **Stacks.** A point's count is the run of slots from the base whose evidence (the
    stronger cue) reaches 1; a faint slot inside a stack is bridged (``slot_weak``).
 6. **Colours.** A point holds one colour: its checkers' median inner colour. The two
@@ -29,9 +33,11 @@ working scale (``CheckerSettings.work_scale``) for speed. Stage by stage:
    from both (dice, shadows) are dropped (:func:`classify_colours`).
 7. **Bar.** Runs along the bar's own band that differ from the empty bar, or show a
    checker's outline; hinge pairs mirrored about the middle are dropped.
-8. **Occlusion.** Hands, arms and cups: large blobs that neither the empty templates
-   nor the checker colours explain, over a point's counted checkers or the slot
-   after them, make the point unreadable (:mod:`vision.occlusion`).
+8. **Occlusion.** Hands, arms and cups: large, thick blobs that neither the empty
+   templates (in any light) nor the checker colours explain, over a point's counted
+   checkers or the slot after them, make the point unreadable (:mod:`vision.occlusion`);
+   so does a line holding a clearly light and a clearly dark checker (a point holds
+   one colour: a sleeve or its shadow lies over it).
 
 Dice: given the dice's boxes (``dice_mask``, from the dice plug-in), the pixels
 under a die give no outline and no template difference; a slot a die covers is
@@ -204,7 +210,7 @@ class _Columns:
 
 
 #: OpenCV 8-bit Lab of black: a shadow scales lightness and chroma about it.
-_NEUTRAL = np.array([0.0, 128.0, 128.0], np.float32)
+LAB_BLACK = np.array([0.0, 128.0, 128.0], np.float32)
 
 
 def _lab(field_bgr: np.ndarray) -> np.ndarray:
@@ -663,7 +669,7 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.nda
                 # the template darkened to the disc (the median of the per-pixel best
                 # factors, within [1 - slot_shade, 1]) may explain it better. With
                 # tv = template - black, disc - g * template = diff + (1 - g) * tv.
-                tv = template - _NEUTRAL
+                tv = template - LAB_BLACK
                 ratio = 1.0 + np.einsum("mnc,nc->mn", diff_c, tv) / np.maximum(np.einsum("nc,nc->n", tv, tv), 1.0)
                 gain = np.clip(np.median(ratio, axis=1), 1.0 - settings.slot_shade, 1.0)
                 dark = np.nonzero(gain < 0.999)[0]
