@@ -23,8 +23,8 @@ working scale (``CheckerSettings.work_scale``) for speed. Stage by stage:
    empty template (per-pixel median); a slot whose disc differs from it over most of
    its area (``diff_percentile``) holds something. The threshold adapts to how well
    the empty points match their template (``colour_floor`` .. ``colour_min``). A shadow
-   darkens a disc's colour by one factor: the template darkened to fit may explain a
-   difference away (``slot_shade``); it never adds one.
+   or a brighter patch scales a disc's colour by one factor: the template scaled to
+   fit may explain a difference away (``slot_shade``); it never adds one.
 5. **Stacks.** A point's count is the run of slots from the base whose evidence (the
    stronger cue) reaches 1; a faint slot inside a stack is bridged (``slot_weak``).
 6. **Colours.** A point holds one colour: its checkers' median inner colour. The two
@@ -665,14 +665,15 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.nda
             raw = np.partition(d, q, axis=1)[:, q]
             shaded = None
             if settings.slot_shade > 0:
-                # A shadow darkens a whole disc's colour (about black) by one factor:
-                # the template darkened to the disc (the median of the per-pixel best
-                # factors, within [1 - slot_shade, 1]) may explain it better. With
+                # A shadow or a brighter patch scales a whole disc's colour (about
+                # black) by one factor: the template scaled to the disc (the median of
+                # the per-pixel best factors, within [1 - slot_shade, 1 / (1 -
+                # slot_shade)]) may explain it better. With
                 # tv = template - black, disc - g * template = diff + (1 - g) * tv.
                 tv = template - LAB_BLACK
                 ratio = 1.0 + np.einsum("mnc,nc->mn", diff_c, tv) / np.maximum(np.einsum("nc,nc->n", tv, tv), 1.0)
-                gain = np.clip(np.median(ratio, axis=1), 1.0 - settings.slot_shade, 1.0)
-                dark = np.nonzero(gain < 0.999)[0]
+                gain = np.clip(np.median(ratio, axis=1), 1.0 - settings.slot_shade, 1.0 / (1.0 - settings.slot_shade))
+                dark = np.nonzero(np.abs(gain - 1.0) > 1e-3)[0]
                 if len(dark):
                     dd = diff_c[dark] + (1.0 - gain[dark])[:, None, None] * tv[None]
                     shaded = (dark, np.partition(np.sqrt(np.einsum("mnc,mnc->mn", dd, dd)), q, axis=1)[:, q])
