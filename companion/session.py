@@ -23,7 +23,11 @@ from companion.bus import EventBus
 from companion.events import BoardStatusEvent, ObservationEvent, SourceStatusEvent
 from companion.observation import Observation
 from companion.referee import Referee, RefereeError, RefereeSettings
-from companion.stability import StabilityFilter, StabilitySettings
+from companion.stability import StabilityFilter, StabilitySettings, board_key
+
+#: Fraction of the motion detector's pixels that may change outside the dice
+#: boxes in a dice pick-up frame (noise, JPEG artefacts; a hand is far more).
+PICKUP_STRAY_FRACTION = 0.0005
 
 Reader = Callable[[Any], Observation]
 
@@ -99,6 +103,9 @@ class Session:
         self.frames_reused = 0
         self._still_reads = 0
         self._read_snapshot = None
+        self._stable_obs: Optional[Observation] = None  # the last stable board emitted
+        self._stable_snapshot = None  # motion snapshot of a frame read as exactly that board
+        self.fast_pickups = 0
         self.bad_frames = 0
         self.motion = None
         if motion and reader is not None:
@@ -145,6 +152,9 @@ class Session:
         if moving:
             self._still_reads = 0
             self.filter.push(None, True, frame.timestamp_ms)
+            picked_up = self._dice_picked_up(image, frame)
+            if picked_up is not None:
+                return picked_up
             self._board_status(frame.index)
             return None
         reuse = self._reusable()
@@ -164,13 +174,79 @@ class Session:
         self._latest_obs = obs
         self._read_snapshot = self.motion.snapshot() if self.motion is not None else None
         self._still_reads += 1
-        return self.feed_observation(obs, moving=False)
+        stable = self.feed_observation(obs, moving=False)
+        if self._stable_obs is not None and board_key(obs) == board_key(self._stable_obs):
+            self._stable_snapshot = self._read_snapshot  # this frame shows exactly the stable board
+        return stable
 
     def _settle_again(self) -> None:
         """After a bad frame or an outage: the board must be read and settle again."""
         self.filter.reset()
         self._still_reads = 0
         self._latest_obs = None
+        self._stable_obs = None
+        self._stable_snapshot = None
+
+    def _dice_picked_up(self, image, frame) -> Optional[Observation]:
+        """The fast path for the end of a turn (``StabilitySettings.fast_pickup``).
+
+        A frame that moved against the previous one (a hand was there) is
+        judged at once, without waiting for still frames, when it proves by
+        itself that the dice were picked up and nothing else moved: against the
+        picture of the last stable board (which had dice), pixels changed under
+        every die's box and nowhere else (``vision.motion``'s comparison size,
+        a margin of 2 pixels; at most ``PICKUP_STRAY_FRACTION`` of stray
+        pixels), and the reader then finds no dice (and, reading the whole
+        frame, the same checkers, bar, trays and cube, no hand and no
+        unreadable point). The checkers
+        have then been still since that stable reading, so the board is not
+        half seen. With a dice-only reader (``reader.read_dice(image)`` ->
+        the dice, or ``None``: ``companion.commands.watch.make_frame_reader``)
+        only the dice are looked for, the rest is the stable board's; otherwise
+        the whole frame is read. Returns the new stable observation, or ``None`` (the frame
+        then waits for still frames as usual)."""
+        import numpy as np
+
+        stable, snapshot = self._stable_obs, self._stable_snapshot
+        if (not self.stability_settings.fast_pickup or self.motion is None or stable is None or snapshot is None
+                or not stable.dice or any(d.box is None for d in stable.dice)):
+            return None
+        changed = self.motion.changed_mask(snapshot)
+        if changed is None:
+            return None
+        scale = changed.shape[1] / image.shape[1]
+        under_dice = np.zeros_like(changed)
+        for d in stable.dice:
+            x0, y0, x1, y1 = d.box
+            c0, r0 = max(0, int(x0 * scale) - 2), max(0, int(y0 * scale) - 2)
+            c1, r1 = int(np.ceil(x1 * scale)) + 3, int(np.ceil(y1 * scale)) + 3
+            if not changed[r0:r1, c0:c1].any():
+                return None  # this die's picture did not change: it is still there
+            under_dice[r0:r1, c0:c1] = True
+        if np.count_nonzero(changed & ~under_dice) > PICKUP_STRAY_FRACTION * changed.size:
+            return None  # something else changed: a hand, a checker, the light
+        read_dice = getattr(self.reader, "read_dice", None)
+        try:
+            dice = read_dice(image) if read_dice is not None else None
+            if dice is None:  # no dice-only reader: read the whole board
+                obs = self.reader(image)
+                self.frames_read += 1
+            else:
+                # nothing changed outside the dice boxes: the checkers, the cube
+                # and the (unoccluded) view are the stable board's
+                obs = dataclasses.replace(stable, dice=tuple(dice), occluded=False, unreadable_points=())
+        except Exception:  # noqa: BLE001 - the usual path reads it again when still
+            return None
+        if obs.dice or board_key(obs)[:3] != board_key(stable)[:3] or board_key(obs)[4] != board_key(stable)[4]:
+            return None
+        obs = dataclasses.replace(obs, frame_index=frame.index, timestamp_ms=frame.timestamp_ms)
+        confirmed = self.filter.confirm(obs, frame.timestamp_ms)
+        if confirmed is None:
+            return None
+        self.fast_pickups += 1
+        self._latest_obs = None  # the next still frame is read in full
+        self._still_reads = 0
+        return self._publish_stable(confirmed, frame.index)
 
     def _reusable(self) -> Optional[Observation]:
         """The last reading, when this still frame shows the same picture as the
@@ -187,10 +263,17 @@ class Session:
         """Push one per-frame reading through the stability filter; a new stable
         observation goes on the bus and to the referee. Returns it (or ``None``)."""
         stable = self.filter.push(obs, moving, obs.timestamp_ms)
-        self._board_status(obs.frame_index)
         if stable is None:
+            self._board_status(obs.frame_index)
             return None
-        self.bus.publish(ObservationEvent(observation=stable.to_dict(), stable=True, frame_index=obs.frame_index))
+        self._stable_snapshot = None  # set by process_frame when the frame shows exactly this board
+        return self._publish_stable(stable, obs.frame_index)
+
+    def _publish_stable(self, stable: Observation, frame_index: int) -> Observation:
+        """A new stable observation: on the bus and to the referee."""
+        self._stable_obs = stable
+        self._board_status(frame_index)
+        self.bus.publish(ObservationEvent(observation=stable.to_dict(), stable=True, frame_index=frame_index))
         disturbed = self.filter.last_disturbed or self.report_every_frame
         with self._lock:
             self.referee.observe(stable, disturbed=disturbed)

@@ -154,6 +154,17 @@ def make_frame_reader(calibration: Any = None, die_on_checker: str = "flat_ok", 
             plugin.checkers = _checker_discs(result, reader.settings.work_scale)
         return result.observation
 
+    def read_dice(image: Any):
+        """The dice of ``image`` alone (no checkers, no cube) on the fixed
+        registration: a tuple of ``DieReading``, or ``None`` when there is no
+        dice plug-in or no registration for this frame size (for the session's
+        dice pick-up check)."""
+        h, w = image.shape[:2]
+        if plugin is None or reader.field is None or tuple(reader.field.image_size) != (w, h) or register_each_frame:
+            return None
+        return tuple(plugin.dice(image, reader.field))
+
+    read.read_dice = read_dice  # type: ignore[attr-defined]
     read.board_reader = reader  # type: ignore[attr-defined]
     read.dice_plugin = plugin  # type: ignore[attr-defined]
     return read
