@@ -106,6 +106,7 @@ class Session:
         self._stable_obs: Optional[Observation] = None  # the last stable board emitted
         self._stable_snapshot = None  # motion snapshot of a frame read as exactly that board
         self.fast_pickups = 0
+        self._roller_told: Optional[str] = None
         self.bad_frames = 0
         self.motion = None
         if motion and reader is not None:
@@ -129,6 +130,7 @@ class Session:
         import cv2
 
         self.frames += 1
+        self._tell_roller()
         image = frame.image
         if image is None or getattr(image, "ndim", 0) != 3 or image.shape[2] != 3 or image.size == 0:
             self.bad_frames += 1
@@ -178,6 +180,23 @@ class Session:
         if self._stable_obs is not None and board_key(obs) == board_key(self._stable_obs):
             self._stable_snapshot = self._read_snapshot  # this frame shows exactly the stable board
         return stable
+
+    def _tell_roller(self) -> None:
+        """Tell the dice reading who rolls next (``reader.set_roller(side)``,
+        side ``"bottom"``/``"top"``/``None``: ``Referee.expected_roller``), so a
+        die outside that player's right-hand board is read as cocked
+        (``wrong_half``) with its message. Who owns the dice is decided by where
+        they land (each player rolls into their own right-hand board, DESIGN.md);
+        the board profile holds no dice-set ownership."""
+        setter = getattr(self.reader, "set_roller", None)
+        if setter is None:
+            return
+        with self._lock:
+            player = self.referee.expected_roller()
+        side = None if player is None else ("bottom" if player == 0 else "top")
+        if side != self._roller_told:
+            setter(side)
+            self._roller_told = side
 
     def _settle_again(self) -> None:
         """After a bad frame or an outage: the board must be read and settle again."""

@@ -164,7 +164,15 @@ def make_frame_reader(calibration: Any = None, die_on_checker: str = "flat_ok", 
             return None
         return tuple(plugin.dice(image, reader.field))
 
+    def set_roller(side: Any) -> None:
+        """The image side (``"bottom"``/``"top"``) of the player whose roll comes
+        next, or ``None`` (unknown): a die outside that player's right-hand
+        board is then read as cocked (``vision.cocked.judge_roll``)."""
+        if plugin is not None:
+            plugin.roller = side
+
     read.read_dice = read_dice  # type: ignore[attr-defined]
+    read.set_roller = set_roller  # type: ignore[attr-defined]
     read.board_reader = reader  # type: ignore[attr-defined]
     read.dice_plugin = plugin  # type: ignore[attr-defined]
     return read
