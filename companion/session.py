@@ -20,7 +20,7 @@ import time
 from typing import Any, Callable, Optional
 
 from companion.bus import EventBus
-from companion.events import BoardStatusEvent, ObservationEvent, SourceStatusEvent
+from companion.events import BoardStatusEvent, FrameReadingEvent, ObservationEvent, SourceStatusEvent
 from companion.observation import Observation
 from companion.referee import Referee, RefereeError, RefereeSettings
 from companion.stability import StabilityFilter, StabilitySettings, board_key
@@ -106,6 +106,7 @@ class Session:
         self._stable_obs: Optional[Observation] = None  # the last stable board emitted
         self._stable_snapshot = None  # motion snapshot of a frame read as exactly that board
         self.fast_pickups = 0
+        self.photo_status: dict[str, int] = {}  # FrameReadingEvent statuses counted (report_every_frame)
         self._roller_told: Optional[str] = None
         self.bad_frames = 0
         self.motion = None
@@ -134,8 +135,10 @@ class Session:
         image = frame.image
         if image is None or getattr(image, "ndim", 0) != 3 or image.shape[2] != 3 or image.size == 0:
             self.bad_frames += 1
-            self.bus.publish(SourceStatusEvent(status="bad_frame", detail=frame.error or f"frame {frame.index} is not a colour image"))
+            detail = frame.error or f"frame {frame.index} is not a colour image"
+            self.bus.publish(SourceStatusEvent(status="bad_frame", detail=detail))
             self._settle_again()
+            self._report_frame(frame, None, "unreadable", detail)
             return None
         if self._expected_shape is None or not self.resize_to_first:
             self._expected_shape = image.shape
@@ -170,16 +173,36 @@ class Session:
             self.bad_frames += 1
             self.bus.publish(SourceStatusEvent(status="bad_frame", detail=f"frame {frame.index} unreadable: {exc}"))
             self._settle_again()
+            self._report_frame(frame, None, "unreadable", str(exc))
             return None
         self.frames_read += 1
         obs = dataclasses.replace(obs, frame_index=frame.index, timestamp_ms=frame.timestamp_ms)
         self._latest_obs = obs
         self._read_snapshot = self.motion.snapshot() if self.motion is not None else None
         self._still_reads += 1
-        stable = self.feed_observation(obs, moving=False)
+        stable = self.feed_observation(obs, moving=False, frame=frame)
         if self._stable_obs is not None and board_key(obs) == board_key(self._stable_obs):
             self._stable_snapshot = self._read_snapshot  # this frame shows exactly the stable board
         return stable
+
+    def _report_frame(self, frame, obs: Optional[Observation], status: str = "", detail: str = "") -> None:
+        """With ``report_every_frame`` (unrelated photos): one
+        ``FrameReadingEvent`` per frame, saying what it showed and whether the
+        referee got it (the status comes from the stability filter)."""
+        if not self.report_every_frame:
+            return
+        if obs is not None and not status:
+            status = {"stable": "read", "held": "held", "occluded": "occluded"}.get(self.filter.status, self.filter.status)
+            if status == "held":
+                detail = self.filter.held_reason or ""
+            elif status == "occluded":
+                where = ", ".join(map(str, obs.unreadable_points))
+                detail = ("a hand or arm over the board" if obs.occluded else "points not readable") + (
+                    f" at points {where}" if where else "")
+        self.photo_status[status] = self.photo_status.get(status, 0) + 1
+        self.bus.publish(FrameReadingEvent(frame_index=frame.index, name=getattr(frame, "name", "") or "",
+                                           status=status, detail=detail,
+                                           observation={} if obs is None else obs.to_dict()))
 
     def _tell_roller(self) -> None:
         """Tell the dice reading who rolls next (``reader.set_roller(side)``,
@@ -278,10 +301,15 @@ class Session:
             return None
         return self._latest_obs
 
-    def feed_observation(self, obs: Observation, moving: bool = False) -> Optional[Observation]:
+    def feed_observation(self, obs: Observation, moving: bool = False, frame: Any = None) -> Optional[Observation]:
         """Push one per-frame reading through the stability filter; a new stable
-        observation goes on the bus and to the referee. Returns it (or ``None``)."""
+        observation goes on the bus and to the referee. Returns it (or ``None``).
+        ``frame``: the ``vision.sources.Frame`` it was read from, for the
+        per-photo report (``report_every_frame``), which comes before the
+        referee's reaction."""
         stable = self.filter.push(obs, moving, obs.timestamp_ms)
+        if frame is not None:
+            self._report_frame(frame, obs)
         if stable is None:
             self._board_status(obs.frame_index)
             return None

@@ -389,6 +389,8 @@ def run(args: argparse.Namespace) -> int:
 
         session.run(grabber, stop, pace=pace)
         st = session.state()
+        if args.stills and session.photo_status:
+            say("photos: " + ", ".join(f"{n} {k}" for k, n in sorted(session.photo_status.items())))
         say(f"done: {st['frames']['seen']} frames, score {st['score'][0]}-{st['score'][1]}")
         return 0
     finally:
