@@ -167,6 +167,21 @@ class Referee:
         signed = tuple(pos.to_signed())
         return signed if (self.match.on_roll or 0) == 0 else swap_signed(signed)
 
+    def expected_roller(self) -> Optional[int]:
+        """The player whose roll comes next when that is certain, for the dice
+        reading's right-hand-board check (``vision.cocked``'s ``roller``): the
+        player on roll while the referee waits for a roll, the doubler while a
+        double waits for its answer (the doubler rolls after a take); ``None``
+        in the opening roll (one die each), during a play or a correction (the
+        mover's dice are still down, and the next roll may be the opponent's or
+        the mover's re-roll) and between games. The referee applies the
+        right-hand-board rule itself in any case (:meth:`_cocked_reason`)."""
+        if self.w.phase == Phase.ROLL:
+            return self.match.on_roll
+        if self.w.phase == Phase.CUBE_RESPONSE:
+            return self.match.on_roll
+        return None
+
     def view(self, player: int, table: Sequence[int]) -> tuple[int, ...]:
         """A table board from ``player``'s view."""
         return tuple(table) if player == 0 else swap_signed(table)
@@ -329,6 +344,10 @@ class Referee:
     def _cocked_reason(self, die: DieReading, roller: Optional[int]) -> Optional[dict[str, str]]:
         """Why ``die`` is no good for ``roller`` (``None`` in the opening roll,
         where the half names the owner), or ``None`` for a good die."""
+        if die.cocked and die.reason == "wrong_half":
+            # the dice reading judged the half for the roller it was told; the
+            # referee knows who rolls now and applies the rule itself (below)
+            die = dataclasses.replace(die, cocked=False, reason=None, message=None)
         if die.half is None:
             return {"code": "off_board", "message": f"the {die.value} is off the playing field"}
         if die.cocked and not (die.reason == "on_checker" and self.settings.die_on_checker == "flat_ok"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -69,6 +70,22 @@ def test_the_real_photos_go_through_watch(repo_root, shared_data):
     bad = {int(e["detail"].split()[1]) for e in events if e["type"] == "source" and e["status"] == "bad_frame"}
     assert seen | bad == set(range(photos))
     assert any(e["type"] == "source" and e["status"] == "ended" for e in events)
+    # one report per photo, by name, with what it showed (or why it was not read)
+    reports = [e for e in events if e["type"] == "reading"]
+    names = sorted((p.name for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".png")),
+                   key=lambda n: [int(t) if t.isdigit() else t.lower() for t in re.split(r"(\d+)", n)])
+    assert [e["name"] for e in reports] == names
+    assert [e["frame_index"] for e in reports] == list(range(photos))
+    for e in reports:
+        assert e["status"] in ("read", "occluded", "held", "unreadable")
+        assert (e["status"] == "unreadable") == (not e["observation"])
+        assert e["status"] == "read" or e["detail"]
+        if e["observation"]:
+            assert len(e["observation"]["points"]) == 24
+    assert sum(e["status"] == "read" for e in reports) >= photos // 2
+    human = r.stderr.splitlines()
+    assert sum(line.startswith("photo ") for line in human) == photos
+    assert any(line.startswith("photos: ") for line in human)
 
 
 def test_watch_serves_the_dashboard_while_it_runs(repo_root, tmp_path):

@@ -154,6 +154,25 @@ def make_frame_reader(calibration: Any = None, die_on_checker: str = "flat_ok", 
             plugin.checkers = _checker_discs(result, reader.settings.work_scale)
         return result.observation
 
+    def read_dice(image: Any):
+        """The dice of ``image`` alone (no checkers, no cube) on the fixed
+        registration: a tuple of ``DieReading``, or ``None`` when there is no
+        dice plug-in or no registration for this frame size (for the session's
+        dice pick-up check)."""
+        h, w = image.shape[:2]
+        if plugin is None or reader.field is None or tuple(reader.field.image_size) != (w, h) or register_each_frame:
+            return None
+        return tuple(plugin.dice(image, reader.field))
+
+    def set_roller(side: Any) -> None:
+        """The image side (``"bottom"``/``"top"``) of the player whose roll comes
+        next, or ``None`` (unknown): a die outside that player's right-hand
+        board is then read as cocked (``vision.cocked.judge_roll``)."""
+        if plugin is not None:
+            plugin.roller = side
+
+    read.read_dice = read_dice  # type: ignore[attr-defined]
+    read.set_roller = set_roller  # type: ignore[attr-defined]
     read.board_reader = reader  # type: ignore[attr-defined]
     read.dice_plugin = plugin  # type: ignore[attr-defined]
     return read
@@ -370,6 +389,8 @@ def run(args: argparse.Namespace) -> int:
 
         session.run(grabber, stop, pace=pace)
         st = session.state()
+        if args.stills and session.photo_status:
+            say("photos: " + ", ".join(f"{n} {k}" for k, n in sorted(session.photo_status.items())))
         say(f"done: {st['frames']['seen']} frames, score {st['score'][0]}-{st['score'][1]}")
         return 0
     finally:
