@@ -317,3 +317,4 @@ def test_a_fixed_camera_reads_a_frame_alike_with_its_cached_geometry():
         again = reader.read(r.image).to_dict()
         for key in ("points", "bar", "unreadable_points"):
             assert first[key] == again[key]
+

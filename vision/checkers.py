@@ -36,8 +36,8 @@ working scale (``CheckerSettings.work_scale``) for speed. Stage by stage:
 8. **Occlusion.** Hands, arms and cups: large, thick blobs that neither the empty
    templates (in any light) nor the checker colours explain, over a point's counted
    checkers or the slot after them, make the point unreadable (:mod:`vision.occlusion`);
-   so does a line holding a clearly light and a clearly dark checker (a point holds
-   one colour: a sleeve or its shadow lies over it).
+   so does, while a side has more than 15, a line holding a clearly light and a
+   clearly dark checker (a point holds one colour: a sleeve or its shadow lies over it).
 
 Dice: given the dice's boxes (``dice_mask``, from the dice plug-in), the pixels
 under a die give no outline and no template difference; a slot a die covers is
@@ -485,9 +485,12 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
                      and float(ev["arc"][i, :min(counts[i], ev["arc"].shape[1])].max()) < settings.shapeless_arc]
         if shapeless:
             unreadable = tuple(sorted(set(unreadable) | set(shapeless)))
-        # A point holds one colour: a line with a clearly light and a clearly dark
-        # checker is a hand, a sleeve or its shadow over part of it.
-        mixed = _mixed_points([c for c in labelled if c.colour is not None], model, settings)
+        # A point holds one colour: while a side has more than 15 checkers, a line with a
+        # clearly light and a clearly dark checker is a hand, a sleeve or its shadow over
+        # part of it (with 15 or fewer it may as well be a die on a checker).
+        counted = [c for c in labelled if c.colour is not None and c.place not in set(unreadable)]
+        over = any(sum(c.colour == side for c in counted) > 15 for side in ("light", "dark"))
+        mixed = _mixed_points(counted, model, settings) if over else []
         if mixed:
             unreadable = tuple(sorted(set(unreadable) | set(mixed)))
         occluded = bool(unreadable)
