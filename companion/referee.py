@@ -12,7 +12,9 @@ every resulting event on the bus. What it decides (tournament rules, DESIGN.md):
 - **roll**: two flat dice in the right-hand board of the player on roll (image
   right for player 0, left for player 1); otherwise the roll is cocked (tilted,
   off the playing field, in the wrong half, or, by the ``die_on_checker``
-  setting, resting on a checker) and both dice are rolled again;
+  setting, resting on a checker) and both dice are rolled again; a roll at
+  rest with one die in view (the other off the board or unreadable) is
+  called cocked too (``die_not_seen``);
 - **play in progress**: while the dice lie on the board nobody is accused; a
   board reached by a legal prefix gives an ``in_progress`` verdict (for the
   dashboard), any other intermediate board is ignored;
@@ -438,9 +440,24 @@ class Referee:
                 return
             if len(obs.dice) == 2:
                 self._roll(player, (obs.dice[0].value, obs.dice[1].value))
+            elif len(obs.dice) == 1:
+                w.reported_dice = key
+                self.bus.publish(CockedDiceEvent(player=player, dice=(obs.dice[0].value,),
+                                                 reasons=(self._one_die_reason(obs.dice[0]),)))
             return
         w.reported_dice = None
         self._check_position_changed(board)
+
+    @staticmethod
+    def _one_die_reason(die: DieReading) -> dict[str, str]:
+        """A roll that rests (the board still, no hand over it) with one die in
+        view: both dice leave the cup together, so the other is off the board,
+        or leaning or hidden where the camera cannot read it. Off the board is
+        cocked (USBGF rules 2017: both dice must come to rest flat on the
+        board), so the referee asks for the roll again."""
+        return {"code": "die_not_seen",
+                "message": f"only the {die.value} is seen: a die off the board or not flat is cocked; "
+                           "roll both dice again (or set the dice if both lie flat)"}
 
     def _roll(self, player: int, dice: tuple[int, int]) -> None:
         w = self.w
@@ -539,6 +556,11 @@ class Referee:
             if reasons:
                 w.reported_dice = key
                 self.bus.publish(CockedDiceEvent(player=mover, dice=tuple(d.value for d in obs.dice), reasons=tuple(reasons)))
+                return
+            if len(obs.dice) == 1:
+                w.reported_dice = key
+                self.bus.publish(CockedDiceEvent(player=mover, dice=(obs.dice[0].value,),
+                                                 reasons=(self._one_die_reason(obs.dice[0]),)))
                 return
             if len(obs.dice) == 2:
                 dice = (obs.dice[0].value, obs.dice[1].value)

@@ -478,3 +478,28 @@ def test_no_game_starts_on_a_board_not_seen_in_the_starting_position():
     t.hand()
     opening(t, 3, 1)
     assert t.judged("roll")[-1]["dice"] == [3, 1]
+
+
+def test_a_roll_at_rest_with_one_die_in_view_is_rolled_again():
+    """Both dice leave the cup together: a still board with one die of the
+    roller's (the other off the board, or leaning where the camera cannot read
+    it) is called cocked, never taken as a roll; the opening roll's single die
+    is only the first of two."""
+    t = Table()
+    t.show([DieSpec(5, "right")])  # opening: player 0's die, player 1's still in the cup
+    assert not t.judged()
+    t.show([DieSpec(5, "right"), DieSpec(2, "left")])
+    t.hand()
+    t.show(board=play_board(0, [(13, 8), (13, 11)], t.board))
+    t.clear()
+    t.show([DieSpec(4, "left")])  # player 1 rolls; one die is off the board
+    ev = t.judged()
+    assert [(e["type"], e["player"], e["dice"]) for e in ev] == [("cocked_dice", 1, [4])]
+    assert ev[0]["reasons"][0]["code"] == "die_not_seen"
+    t.show([DieSpec(4, "left")], frames=8)  # said once
+    assert len(t.judged()) == 1
+    t.hand()
+    t.show()
+    t.show([DieSpec(6, "left"), DieSpec(1, "left", slot=1)])
+    assert [e["type"] for e in t.judged()] == ["cocked_dice", "roll"]
+    assert t.referee.match.dice in ((6, 1), (1, 6))

@@ -133,7 +133,16 @@ def make_frame_reader(calibration: Any = None, die_on_checker: str = "flat_ok", 
         reader = BoardReader(**extra)
     fixed_corners = None if corners is None else [[float(x), float(y)] for x, y in corners]
 
+    def new_frame() -> None:
+        # DicePlugin keeps the detector's scan of "the same frame" for the dice
+        # and the cube, keyed on a 16x16 pixel sample: two frames that differ
+        # only between the samples (a die thrown onto a still board, a static
+        # camera picture) would share a scan. Each read is a new frame.
+        if plugin is not None and hasattr(plugin, "_key"):
+            plugin._key = None
+
     def read(image: Any):
+        new_frame()
         h, w = image.shape[:2]
         if register_each_frame and fixed_corners is None and profile is None:
             reader.field = None
@@ -162,6 +171,7 @@ def make_frame_reader(calibration: Any = None, die_on_checker: str = "flat_ok", 
         h, w = image.shape[:2]
         if plugin is None or reader.field is None or tuple(reader.field.image_size) != (w, h) or register_each_frame:
             return None
+        new_frame()
         return tuple(plugin.dice(image, reader.field))
 
     def set_roller(side: Any) -> None:
