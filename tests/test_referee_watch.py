@@ -247,3 +247,16 @@ def test_dice_thrown_onto_a_still_board_are_seen_in_the_next_frame():
     assert sorted(d.value for d in reader(thrown).dice) == [1, 3]
     assert sorted(d.value for d in reader.read_dice(thrown)) == [1, 3]
     assert reader.read_dice(empty) == ()
+
+
+def test_a_single_photo_is_read_on_its_own_without_stills(repo_root, shared_data):
+    """``--source PHOTO`` (no ``--stills``): one frame cannot be still for the
+    motion gate, so watch reads it as a photo, and says so."""
+    photo = shared_data / "boards" / "images" / "frame0.jpg"
+    r = _watch(repo_root, "--source", str(photo))
+    assert r.returncode == 0, r.stderr[-1500:]
+    lines = r.stdout.splitlines()
+    assert lines[0] == "a single photo: each photo is read on its own (as --stills)"
+    report = [line for line in lines if line.startswith("photo frame0.jpg: ")]
+    assert len(report) == 1 and " sees " in report[0]
+    assert "photos: 1 " in r.stdout

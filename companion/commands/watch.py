@@ -71,7 +71,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--speed", type=_non_negative, default=None,
                    help="play a file or folder at this multiple of real time (0: as fast as possible; default 0, demo 1)")
     p.add_argument("--stills", action="store_true",
-                   help="the frames are unrelated photos: read each one on its own (no motion, no votes, board found per photo)")
+                   help="the frames are unrelated photos: read each one on its own (no motion, no votes, board found per "
+                        "photo); automatic for a single image and for a folder of images of different sizes")
     p.add_argument("-v", "--verbose", action="store_true", help="show every stable reading (on for the demo)")
     p.add_argument("--keyboard", choices=("auto", "on", "off"), default="auto", help="read keyboard overrides from standard input")
     p.set_defaults(func=run)
@@ -336,6 +337,11 @@ def run(args: argparse.Namespace) -> int:
     except SourceError as exc:
         raise UserError(str(exc)) from None
 
+    from vision.sources import unrelated_photos
+
+    photos_why = None if (args.stills or demo) else unrelated_photos(source)
+    if photos_why:
+        args.stills = True
     window = (1 if args.stills else 3) if args.votes is None else args.votes
     stability = StabilitySettings(
         still_ms=(0.0 if args.stills else 30.0) if args.still_ms is None else args.still_ms,
@@ -354,6 +360,9 @@ def run(args: argparse.Namespace) -> int:
 
         def say(text: str) -> None:
             print(text, file=human, flush=True)
+
+        if photos_why:
+            say(f"{photos_why}: each photo is read on its own (as --stills)")
 
         try:
             session = Session(
@@ -401,6 +410,8 @@ def run(args: argparse.Namespace) -> int:
         st = session.state()
         if args.stills and session.photo_status:
             say("photos: " + ", ".join(f"{n} {k}" for k, n in sorted(session.photo_status.items())))
+        elif not args.stills and not source.live and st["frames"]["seen"] and session.frames_read == 0:
+            say("no still board was seen: if these frames are unrelated photos, use --stills")
         say(f"done: {st['frames']['seen']} frames, score {st['score'][0]}-{st['score'][1]}")
         return 0
     finally:
