@@ -506,7 +506,7 @@ class Referee:
         other = 1 - mover
         if obs.dice and not is_roll and any(d.half == right_half(other) for d in obs.dice):
             return True
-        return self._double_seen(obs)
+        return self._double_seen(obs, doubler=other)
 
     def _on_play(self, obs: Observation, board: tuple[int, ...]) -> None:
         w = self.w
@@ -634,7 +634,7 @@ class Referee:
         after = self.view(mover, board)
         if self.settings.illegal_play_policy == "opponent_option" and (
             any(d.half == right_half(other) for d in obs.dice)
-            or self._double_seen(obs)
+            or self._double_seen(obs, doubler=other)
         ):
             # the opponent accepts the illegal play by rolling or doubling
             from companion.position import Position
@@ -673,10 +673,14 @@ class Referee:
         cube = self.match.cube
         return (cube.value, "centre" if cube.owner is None else cube_side(cube.owner))
 
-    def _double_seen(self, obs: Observation) -> bool:
-        """True when the cube shows twice its value after it was seen in its
-        place (centre, or the owner's side) before: a cube left turned on a
-        player's side from the last game is not a double."""
+    def _double_seen(self, obs: Observation, doubler: Optional[int] = None) -> bool:
+        """True when ``doubler`` (default: the player on roll) has doubled, once
+        the cube was seen in its place (centre, or the owner's side) before (a
+        cube left turned on a player's side from the last game is not a
+        double): the cube shows twice its value, or, whatever face is read (a
+        face is easily misread: a 2 as 32, a centred 64 as 16), it has left
+        its place for the side of the doubler's opponent, where only a taken
+        double puts it."""
         key = self._cube_key(obs)
         expected = self._cube_expected()
         if key is None:
@@ -685,7 +689,12 @@ class Referee:
             # where it belongs (its face may be misread: a centred 64 read as 16)
             self.w.cube_synced = True
             return False
-        return self.w.cube_synced and key[0] == expected[0] * 2
+        if not self.w.cube_synced:
+            return False
+        if key[0] == expected[0] * 2:
+            return True
+        doubler = self.match.on_roll if doubler is None else doubler
+        return doubler is not None and key[1] != expected[1] and key[1] == cube_side(1 - doubler)
 
     def _check_cube(self, obs: Observation, player: int) -> bool:
         """While ``player`` is about to roll: a double? True when the cube reading
@@ -722,7 +731,7 @@ class Referee:
         doubler = m.on_roll
         taker = 1 - doubler
         key = self._cube_key(obs)
-        if key == (m.cube.value * 2, cube_side(taker)):
+        if key is not None and key[1] == cube_side(taker):  # any face: easily misread
             self._take(taker)
             if obs.dice:
                 self.observe(obs)

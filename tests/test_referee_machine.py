@@ -503,3 +503,29 @@ def test_a_roll_at_rest_with_one_die_in_view_is_rolled_again():
     t.show([DieSpec(6, "left"), DieSpec(1, "left", slot=1)])
     assert [e["type"] for e in t.judged()] == ["cocked_dice", "roll"]
     assert t.referee.match.dice in ((6, 1), (1, 6))
+
+
+def test_a_double_is_seen_by_where_the_cube_goes_when_its_face_is_misread():
+    """The cube's face is easily misread (a 2 as 32): the cube leaving its
+    place for the side of the doubler's opponent is a double and a take all
+    the same; a misread face in the centre decides nothing."""
+    t = Table(match_length=5)
+    opening(t, 3, 1)
+    t.hand()
+    t.show(board=play_board(0, [(8, 5), (6, 5)], t.board))
+    t.clear()
+    t.show(cube=(32, "centre"))  # player 1 turns the cube to 2, read as 32: nothing yet
+    assert t.judged("cube") == []
+    t.show(cube=(32, "bottom"))  # player 0 takes it to its side
+    assert [(e["action"], e["player"], e["value"]) for e in t.judged("cube")] == [("double", 1, 2), ("take", 0, 2)]
+    assert t.referee.match.cube.owner == 0
+    t.show([DieSpec(2, "left"), DieSpec(1, "left", slot=1)])
+    assert t.judged("roll")[-1]["player"] == 1
+    # player 0 redoubles; the cube offered in the centre (4 read right), then
+    # taken to player 1's side read as 8
+    t.hand()
+    t.show(board=play_board(1, [(13, 11), (6, 5)], t.board))
+    t.show(cube=(4, "centre"))
+    t.show(cube=(8, "top"))
+    assert [(e["action"], e["player"], e["value"]) for e in t.judged("cube")][-2:] == [("double", 0, 4), ("take", 1, 4)]
+    assert t.referee.match.cube.owner == 1 and t.referee.match.cube.value == 4
