@@ -65,7 +65,8 @@ def register(subparsers: Any) -> None:
                    help="a die resting flat on a checker: fine (USBGF 2017, default) or cocked (older rules)")
     p.add_argument("--mode", choices=("tournament", "teaching"), default="tournament")
     p.add_argument("--bottom-colour", choices=("light", "dark"), help="colour of the player at the image's bottom (default: from the first board)")
-    p.add_argument("--still-ms", type=_non_negative, default=None, help="ms the board must be still before a reading counts (default 30)")
+    p.add_argument("--still-ms", type=_non_negative, default=None, help="ms the board must be still before a reading counts (default 30; the frame in which "
+                        "the dice are picked up is judged at once when nothing else in the picture changed)")
     p.add_argument("--votes", type=int, default=None, help="frames voting on each reading (default 3)")
     p.add_argument("--fps", type=float, default=None, help="frame rate of a folder of images (default 30; the demo 10)")
     p.add_argument("--speed", type=_non_negative, default=None,
