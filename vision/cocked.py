@@ -81,27 +81,31 @@ class TiltModel:
             raise FileNotFoundError(f"tilt model missing: {path}")
         self.net = cv2.dnn.readNetFromONNX(str(path))
 
-    def scores(self, patches: Sequence[np.ndarray], mirror: bool = True) -> np.ndarray:
+    def scores(self, patches: Sequence[np.ndarray], mirror: bool = True, mirror_above: float = 0.5) -> np.ndarray:
         """(N,) float64 probabilities that each (32, 32, 3) uint8 BGR patch shows a tilted die;
-        with ``mirror`` the mean over the patch and its left-right mirror (the parallax still
-        points up, so a flat die stays a flat die)."""
+        with ``mirror`` the patches read at least ``mirror_above`` are read again mirrored left to
+        right (the parallax still points up, so a flat die stays a flat die) and the two readings
+        averaged (below it the mean could not reach any threshold above (1 + mirror_above) / 2, so
+        the second reading is saved)."""
         from vision.dice_patches import patches_blob
 
-        n = len(patches)
-        if n == 0:
+        if len(patches) == 0:
             return np.zeros(0)
         blob = patches_blob(list(patches))
-        if mirror:
-            blob = np.ascontiguousarray(np.concatenate([blob, blob[:, :, :, ::-1]]))
+        p = self._forward(blob)
+        again = np.nonzero(p >= mirror_above)[0] if mirror else np.zeros(0, int)
+        if len(again):
+            p[again] = 0.5 * (p[again] + self._forward(np.ascontiguousarray(blob[again][:, :, :, ::-1])))
+        return p
+
+    def _forward(self, blob: np.ndarray) -> np.ndarray:
         self.net.setInput(blob)
         logits = self.net.forward().astype(np.float64).reshape(len(blob), -1)
         if logits.shape[1] == 1:
-            p = 1.0 / (1.0 + np.exp(-logits[:, 0]))
-        else:
-            logits -= logits.max(axis=1, keepdims=True)
-            e = np.exp(logits)
-            p = e[:, 1] / e.sum(axis=1)
-        return p.reshape(-1, n).mean(axis=0)
+            return 1.0 / (1.0 + np.exp(-logits[:, 0]))
+        logits -= logits.max(axis=1, keepdims=True)
+        e = np.exp(logits)
+        return e[:, 1] / e.sum(axis=1)
 
 
 def oriented_patch(image_bgr: np.ndarray, center: tuple[float, float], size: float,

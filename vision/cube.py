@@ -27,8 +27,8 @@ CUBE_VALUES = (2, 4, 8, 16, 32, 64)
 CUBE_ACCEPT = 0.3
 #: Weight of a cube candidate on the points (see :func:`cube_from_scan`).
 ON_POINTS_WEIGHT = 0.5
-#: Candidates read by the cube network per frame (the most cube-like by the dice classifier).
-SHORTLIST = 3
+#: A first cube reading at least this sure of a value is not read again turned.
+SURE = 0.9
 #: Weight of 64 when the cube lies in the centre (a centred cube has not been turned yet).
 CENTRE_PRIOR = 2.0
 #: The middle band (fraction of the field's height, or the image's height without a field).
@@ -120,9 +120,9 @@ def cube_from_scan(image_bgr: np.ndarray, cands: Sequence[Candidate], probs: np.
 
     A candidate's cube score is the dice classifier's "doubling cube" probability, halved on the
     points of a registered board (the cube is kept on the bar, the rail or in a tray; it crosses
-    the points only while a double is offered). The :data:`SHORTLIST` best are read by the cube
-    network, which may veto one ("not a cube" above 0.5); the best remaining one is the cube when
-    its score reaches :data:`CUBE_ACCEPT`. Its value is then read at four quarter turns; a cube in
+    the points only while a double is offered). The best one is the cube when its score reaches
+    :data:`CUBE_ACCEPT` and the cube network (reading it at four quarter turns when its first
+    reading's best value is below :data:`SURE`) does not call it "not a cube" (above 0.5). Its value is the network's most likely one; a cube in
     the centre (no double yet) shows 64 by the rules, so there 64's probability is weighted by
     :data:`CENTRE_PRIOR` before the most likely value is taken.
     """
@@ -130,16 +130,16 @@ def cube_from_scan(image_bgr: np.ndarray, cands: Sequence[Candidate], probs: np.
         return None
     weight = np.array([1.0 if off_points(c.center, field) else ON_POINTS_WEIGHT for c in cands])
     score = probs[:, 7] * weight
-    order = [int(i) for i in np.argsort(-score)[:SHORTLIST] if score[i] >= CUBE_ACCEPT]
-    if not order:
+    best = int(np.argmax(score))
+    if score[best] < CUBE_ACCEPT:
         return None
-    pc = cube_reader.probabilities(image_bgr, [cands[i] for i in order])
-    keep = [j for j in range(len(order)) if pc[j, 6] <= 0.5]
-    if not keep:
-        return None
-    best = order[keep[0]]
     cand = cands[best]
-    pv = cube_reader.probabilities(image_bgr, [cand], turns=4)[0, :6]
+    pc = cube_reader.probabilities(image_bgr, [cand])[0]
+    if pc[:6].max() < SURE:  # unsure: read it at four quarter turns and average
+        pc = cube_reader.probabilities(image_bgr, [cand], turns=4)[0]
+    if pc[6] > 0.5:  # the cube network says: not a cube
+        return None
+    pv = pc[:6]
     h, w = image_bgr.shape[:2]
     place = cube_place(cand.center, field, (w, h))
     weighted = pv * np.where(np.arange(6) == 5, CENTRE_PRIOR if place == "centre" else 1.0, 1.0)

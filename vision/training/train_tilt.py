@@ -105,8 +105,9 @@ def real_flat_dice(items, rng: np.random.Generator, views: int = 2) -> np.ndarra
         sizes = np.maximum(it.boxes[:, 2] - it.boxes[:, 0], it.boxes[:, 3] - it.boxes[:, 1])
         for c, s in zip(it.centers, sizes):
             for _ in range(views):
-                cc = (float(c[0] + rng.normal(0, 0.06 * s)), float(c[1] + rng.normal(0, 0.06 * s)))
-                xs.append(oriented_patch(img, cc, float(s) * math.exp(rng.uniform(-0.15, 0.2)), None, None,
+                # jittered as the detector's centres and sizes are on free photos
+                cc = (float(c[0] + rng.normal(0, 0.1 * s)), float(c[1] + rng.normal(0, 0.1 * s)))
+                xs.append(oriented_patch(img, cc, float(s) * math.exp(rng.uniform(-0.25, 0.45)), None, None,
                                          TILT_PATCH, TILT_CONTEXT))
     return np.stack(xs) if xs else np.zeros((0, 32, 32, 3), np.uint8)
 
@@ -191,6 +192,8 @@ def main() -> None:
     ap.add_argument("--width", type=int, default=16)
     ap.add_argument("--evaluate", type=pathlib.Path, default=None,
                     help="only report the validation figures of the dice_tilt.onnx in this folder (with --cache)")
+    ap.add_argument("--fresh-real", action="store_true", help="with --cache: crop the real dice again")
+    ap.add_argument("--real-share", type=float, default=0.2, help="share of real flat dice in each epoch")
     ap.add_argument("--min-tilt", type=float, default=0.0, help="leave rendered tilts below this out of training")
     ap.add_argument("--fold", type=int, default=0, help="real-photo fold held out (never used)")
     ap.add_argument("--seed", type=int, default=7)
@@ -218,6 +221,14 @@ def main() -> None:
     if args.cache is not None and args.cache.is_file():
         z = np.load(args.cache)
         x, y, tilts, vx, vy, vtilts, real, vreal = (z[k] for k in ("x", "y", "t", "vx", "vy", "vt", "r", "vr"))
+        if args.fresh_real:  # the rendered dice from the cache, the real ones cropped again
+            rng = np.random.default_rng(args.seed + 7)
+            items = [it for _, data in iter_datasets(default_dice_root()) for it in data if it.fold() != args.fold]
+            order = rng.permutation(len(items))
+            n_val = len(items) // 5
+            vreal = real_flat_dice([items[i] for i in order[:n_val]], rng, views=2)
+            real = real_flat_dice([items[i] for i in order[n_val:]], rng, views=3)
+            log(f"real flat dice (fresh): {len(real)} training patches, {len(vreal)} validation")
     else:
         rng = np.random.default_rng(args.seed)
         items = [it for _, data in iter_datasets(default_dice_root()) for it in data if it.fold() != args.fold]
@@ -245,7 +256,7 @@ def main() -> None:
     lossf = nn.CrossEntropyLoss(label_smoothing=0.03)
     for ep in range(args.epochs):
         t = time.time()
-        n_real = min(len(real), args.per_epoch // 5)
+        n_real = min(len(real), int(args.per_epoch * args.real_share))
         idx = rng.integers(len(y), size=args.per_epoch - n_real)
         px = np.concatenate([x[idx], real[rng.integers(len(real), size=n_real)]])
         py = np.concatenate([y[idx], np.zeros(n_real, np.int64)])
