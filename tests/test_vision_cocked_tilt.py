@@ -40,7 +40,7 @@ def _scores(tilt, seed: int, n: int, **kwargs) -> tuple[list[float], list[float]
 def test_leaning_dice_are_caught():
     # the whole path (detector, classifier, leaning candidates, tilt network) on 30 boards with a
     # leaning die each; seed 31 is neither a training, validation nor test seed of the models.
-    # Measured: 15/30 caught (24 found by the detector), no flat die called cocked.
+    # Regression guard (measured when written: see the report), no flat die called cocked.
     from vision.dice import DiceReader
     from vision.render_dice import evaluate_cocked_rendered
 
