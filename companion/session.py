@@ -242,10 +242,12 @@ class Session:
         frame, the same checkers, bar, trays and cube, no hand and no
         unreadable point). The checkers
         have then been still since that stable reading, so the board is not
-        half seen. With a dice-only reader (``reader.read_dice(image)`` ->
-        the dice, or ``None``: ``companion.commands.watch.make_frame_reader``)
-        only the dice are looked for, the rest is the stable board's; otherwise
-        the whole frame is read. Returns the new stable observation, or ``None`` (the frame
+        half seen. With a local dice reader (``reader.dice_near(image,
+        boxes)``, or ``reader.read_dice(image)`` over the field: the dice, or
+        ``None``; ``companion.commands.watch.make_frame_reader``) only the dice
+        are looked for, where they lay (a die moved elsewhere would have
+        changed the picture there), and the rest is the stable board's;
+        otherwise the whole frame is read. Returns the new stable observation, or ``None`` (the frame
         then waits for still frames as usual)."""
         import numpy as np
 
@@ -267,9 +269,12 @@ class Session:
             under_dice[r0:r1, c0:c1] = True
         if np.count_nonzero(changed & ~under_dice) > PICKUP_STRAY_FRACTION * changed.size:
             return None  # something else changed: a hand, a checker, the light
+        dice_near = getattr(self.reader, "dice_near", None)
         read_dice = getattr(self.reader, "read_dice", None)
         try:
-            dice = read_dice(image) if read_dice is not None else None
+            dice = dice_near(image, [d.box for d in stable.dice]) if dice_near is not None else None
+            if dice is None and read_dice is not None:
+                dice = read_dice(image)
             if dice is None:  # no dice-only reader: read the whole board
                 obs = self.reader(image)
                 self.frames_read += 1
