@@ -81,6 +81,10 @@ STYLES: types.MappingProxyType[str, BoardStyle] = types.MappingProxyType({
     "felt": BoardStyle("felt", field=(120, 175, 200), points=((40, 30, 70), (60, 90, 80)),
                        bar=(25, 25, 25), frame=(20, 20, 20), light=(40, 50, 205), dark=(45, 45, 45),
                        geometry=BoardGeometry(bar_width=0.08, aspect=1.07), texture=10.0),
+    # Ivory checkers on ivory points with only a faint rim (the low-contrast case).
+    "ivory": BoardStyle("ivory", field=(45, 100, 160), points=((30, 30, 110), (228, 236, 240)),
+                        bar=(35, 70, 115), frame=(25, 55, 95), light=(226, 234, 238), dark=(40, 40, 45),
+                        rim=(206, 214, 218), geometry=BoardGeometry(bar_width=0.07, aspect=1.09), texture=8.0),
 })
 
 
