@@ -252,16 +252,17 @@ def evaluate_synthetic(n: int, seed: int, pictures: Optional[pathlib.Path], dice
     from vision.annotate import annotate
     from vision.reader import BoardReader
     from vision.registration import field_from_corners
-    from vision.render_board import STYLES, CameraPose, Hand, Lighting, random_state, render_board
+    from vision.render_board import LOW_CONTRAST_STYLES, STYLES, CameraPose, Hand, Lighting, random_state, render_board
 
     rng = np.random.default_rng(seed)
-    styles = list(STYLES)
+    known = {**STYLES, **LOW_CONTRAST_STYLES}
+    styles = list(known)
     rows = []
     for i in range(n):
         style = styles[i % len(styles)]
         state = random_state(rng, max_stack=6)
         pose = CameraPose.looking_down(scale=float(rng.uniform(0.75, 0.95)), tilt=float(rng.uniform(-0.12, 0.12)),
-                                       turn_deg=float(rng.uniform(-4, 4)), aspect=STYLES[style].geometry.aspect,
+                                       turn_deg=float(rng.uniform(-4, 4)), aspect=known[style].geometry.aspect,
                                        shift=(float(rng.uniform(-60, 60)), float(rng.uniform(-10, 10))))
         light = Lighting(brightness=float(rng.uniform(0.8, 1.15)), gradient=float(rng.uniform(0, 0.35)),
                          gradient_deg=float(rng.uniform(0, 360)), blur=float(rng.uniform(0, 1.2)),
