@@ -71,3 +71,16 @@ def test_noise_relative_outline_on_the_labelled_walnut_photo(shared_data):
     got = [(p["count"], p["colour"]) for p in reader.read(image).to_dict()["points"]]
     assert got == [tuple(p) for p in truth["points"]]
     assert np.sum([c for c, _ in got]) == np.sum([c for c, _ in truth["points"]])
+
+
+
+def test_a_line_of_two_ivory_checkers_in_the_rendered_evaluation():
+    # Board 11 of the rendered evaluation with seed 11 (an ivory board, camera tilt and
+    # JPEG): point 4 holds two ivory checkers on an ivory point. The cue goes on up a
+    # line it started (quiet_slots); with it on the first slot only the second is lost.
+    from vision.evaluate import evaluate_synthetic
+
+    rows = evaluate_synthetic(12, 11, None)
+    assert rows[11]["image"].endswith("ivory") and rows[11]["board_ok"], rows[11]["misses"]
+    rows = evaluate_synthetic(12, 11, None, settings=dataclasses.replace(CheckerSettings(), quiet_slots=1))
+    assert [m["point"] for m in rows[11]["misses"]] == [4]

@@ -106,7 +106,7 @@ class CheckerSettings:
     slot_shade: float = 0.3
     arc_noise_k: float = 3.0
     arc_floor: float = 2.0
-    quiet_slots: int = 1
+    quiet_slots: int = 3
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-data form for a profile."""
@@ -732,9 +732,14 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.nda
         # the base, the outline is also measured against the board's own edge noise
         # there (the third lowest score of the 24 points: most points may hold a
         # checker of their own colour).
+        # Further out only on a line seen so far by this cue alone (a point's colour
+        # is its checkers' colour all along it).
         for k in range(min(settings.quiet_slots, n_slots)):
             noise = float(np.partition(far[:, k], 2)[2])
             quiet[:, k] = far[:, k] / float(np.clip(settings.arc_noise_k * noise, settings.arc_floor, thr))
+            if k > 0:
+                alone = (quiet[:, k - 1] >= 1.0) & (arc[:, k - 1] < 1.0) & (diff[:, k - 1] < 1.0)
+                quiet[~alone, k] = 0.0
     ev = np.maximum(np.maximum(arc, diff), quiet)
     # Whole-length empty templates (points with no arc evidence at all), for occlusion.
     full = []

@@ -244,9 +244,10 @@ def draw_dice_on_board(rendered: Any, rng: np.random.Generator, n: int = 2) -> l
 
 
 def evaluate_synthetic(n: int, seed: int, pictures: Optional[pathlib.Path], dice: str = "none",
-                       draw_dice: bool = False) -> list[dict[str, Any]]:
+                       draw_dice: bool = False, settings: Optional[Any] = None) -> list[dict[str, Any]]:
     """Render ``n`` random boards (all styles, poses, lighting, stacking, some hands) and read them;
-    ``draw_dice``: two dice on each; ``dice``: as :func:`evaluate_photos` (``"labels"``: the drawn boxes)."""
+    ``draw_dice``: two dice on each; ``dice``: as :func:`evaluate_photos` (``"labels"``: the drawn boxes);
+    ``settings``: a :class:`vision.checkers.CheckerSettings` for the reader (default: its defaults)."""
     import cv2
 
     from vision.annotate import annotate
@@ -274,7 +275,7 @@ def evaluate_synthetic(n: int, seed: int, pictures: Optional[pathlib.Path], dice
                  "occluded": set(r.truth["unreadable_points"]), "corners": r.corners}
         field = field_from_corners(r.corners, pose.image_size)
         drawn = draw_dice_on_board(r, np.random.default_rng([seed, i, 7])) if draw_dice else []
-        reader = BoardReader(field=field)
+        reader = BoardReader(field=field) if settings is None else BoardReader(field=field, settings=settings)
         if dice == "labels":
             from companion.observation import DieReading
 
