@@ -64,7 +64,10 @@ class DiceSettings:
     free photo is resized to for the detector (see :func:`pyramid_scales`); ``level_sizes``:
     each pyramid level keeps the candidates whose side at the detector's input is in this range
     (pixels; the shipped detector is trained for 11..44), the finest level also smaller ones and the
-    coarsest also larger ones; ``merge_size_ratio``: candidates of sizes this many times apart are
+    coarsest also larger ones; ``fast_resize``: shrink for the detector with :func:`resize` (an
+    integer area step then bilinear, about 1.8 ms faster on a registered 1280x720 frame) instead of
+    OpenCV's area resize the shipped detector was trained with (off: it changed readings, e.g. a
+    false die on a real board photo); ``merge_size_ratio``: candidates of sizes this many times apart are
     not merged (see :func:`merge_candidates`; infinite: merged by distance alone); ``nested``: a reading inside another at least this many times
     larger is dropped (a pip read as a die; see :func:`thin_dice`);
     ``max_candidates``: the strongest detector
@@ -87,6 +90,7 @@ class DiceSettings:
     level_sizes: tuple[float, float] = (6.0, 48.0)
     nested: float = 2.5
     merge_size_ratio: float = math.inf
+    fast_resize: bool = False
     value_patch: int = VALUE_PATCH
     max_candidates: int = 96
     max_dice: int = 64
@@ -145,7 +149,10 @@ class DiceReader:
             img = image_bgr[y0:y1, x0:x1]
         h, w = img.shape[:2]
         sw, sh = max(int(round(w * scale)), 16), max(int(round(h * scale)), 16)
-        img = resize(img, (sw, sh))
+        if self.settings.fast_resize:
+            img = resize(img, (sw, sh))
+        elif (sw, sh) != (w, h):
+            img = cv2.resize(img, (sw, sh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
         sx, sy = sw / w, sh / h
         self.detector.setInput(detector_blob(img))
         out = self.detector.forward()[0]
