@@ -36,6 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="rendered games through companion watch")
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--json", metavar="FILE")
+    parser.add_argument("--keep", metavar="DIR", help="keep each game's frames and events (DIR/gameN/, events.jsonl) here")
+    parser.add_argument("--first", type=int, default=0, help="first game number (seed 1000 + N)")
     args = parser.parse_args(argv)
 
     import cv2
@@ -48,8 +50,11 @@ def main(argv: list[str] | None = None) -> int:
               "rolls_expected": 0, "rolls_seen": 0, "cocked_expected": 0, "cocked_caught": 0,
               "cocked_taken_back_as_reroll": 0, "bad_frames_reported": 0, "frames": 0, "watch_seconds": 0.0}
     differing = []
+    all_differ = []
     with tempfile.TemporaryDirectory() as tmp:
-        for g in range(args.games):
+        if args.keep:
+            tmp = args.keep
+        for g in range(args.first, args.first + args.games):
             script = random_game(1000 + g, match_length=5, illegal_rate=0.3, cocked_rate=0.2, max_turns=4)
             folder = pathlib.Path(tmp) / f"game{g}"
             render_script(script, folder)
@@ -69,6 +74,8 @@ def main(argv: list[str] | None = None) -> int:
             if r.returncode != 0:
                 differing.append(f"game {g}: exit {r.returncode}: {r.stderr.strip()[-300:]}")
                 continue
+            if args.keep:
+                (folder / "events.jsonl").write_text(r.stdout)
             events = [json.loads(line) for line in r.stdout.splitlines()]
             got, expected = comparable(events), expected_comparable(script)
             totals["bad_frames_reported"] += sum(1 for e in events if e["type"] == "source" and e["status"] == "bad_frame")
@@ -77,6 +84,10 @@ def main(argv: list[str] | None = None) -> int:
             totals["all_events_equal"] += got == expected
             if not decisions_equal:
                 differing.append(f"game {g} (seed {1000 + g})")
+            if got != expected:
+                k = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b), min(len(got), len(expected)))
+                all_differ.append({"game": g, "seed": 1000 + g, "index": k, "got": got[k:k + 2],
+                                   "expected": expected[k:k + 2]})
             ill = sum(1 for e in expected if e.get("verdict") == "illegal")
             acc = sum(1 for e in got if e.get("verdict") == "illegal")
             totals["illegal_plays"] += ill
@@ -99,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"all events {'equal' if got == expected else 'differ'}", flush=True)
     totals["watch_ms_per_frame"] = round(1000.0 * totals.pop("watch_seconds") / max(1, totals["frames"]), 1)
     totals["games_whose_decisions_differ"] = differing
+    totals["games_whose_events_differ"] = all_differ
     print(json.dumps(totals, indent=2))
     if args.json:
         pathlib.Path(args.json).parent.mkdir(parents=True, exist_ok=True)

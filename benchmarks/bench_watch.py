@@ -21,8 +21,10 @@ What it does, all in one process pinned to one core (OpenCV and BLAS threads 1):
 4. **latency**, live: the frames are delivered at 30 fps by an in-memory
    camera through the grabber thread (the newest frame wins, as with a real
    camera); for every end of turn (the first frame without the dice after a
-   play) the wall time from that frame's delivery to its verdict; median, p90,
-   and the frames processed and dropped.
+   play) the wall time from that frame's delivery to its verdict; median, p90
+   pooled over ``--runs`` runs (and each run's median), the frames processed and
+   dropped, and how many ends of turn were judged on the pick-up frame itself
+   (``StabilitySettings.fast_pickup``).
 5. **referee only**: stability filter + referee per observation (no pixels).
 6. Checks the decisions (verdicts, cube actions, game ends) and all judged
    events against the script's ground truth, and reports false accusations.
@@ -113,6 +115,8 @@ def _live_run(frames: list, fps: float, reader, grabber_class) -> dict:
     camera = _MemoryCamera(frames, fps)
     grabber = grabber_class(camera, backoff_s=60.0).start()
     processed = 0
+    started: dict[int, float] = {}
+    finished: dict[int, float] = {}
     while True:
         frame = grabber.get(timeout=0.5)
         if frame is None:
@@ -120,11 +124,14 @@ def _live_run(frames: list, fps: float, reader, grabber_class) -> dict:
                 break
             continue
         current[0] = frame.index
+        started[frame.index] = time.perf_counter()
         session.process_frame(frame)
+        finished[frame.index] = time.perf_counter()
         processed += 1
     grabber.stop()
     return {"verdicts": verdicts, "delivered": camera.delivered, "processed": processed,
-            "dropped": len(frames) - processed}
+            "dropped": len(frames) - processed, "fast_pickups": session.fast_pickups,
+            "started": started, "finished": finished}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -135,6 +142,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fps", type=float, default=30.0)
     parser.add_argument("--still-frames", type=int, default=24, help="frames a still board lasts (0.8 s at 30 fps)")
     parser.add_argument("--hand-frames", type=int, default=6, help="frames a hand moves over the board")
+    parser.add_argument("--runs", type=int, default=3, help="live runs for the pick-up latency (pooled)")
+    parser.add_argument("--verbose", action="store_true", help="print every end of turn's latency")
     parser.add_argument("--json", metavar="FILE", help="write the figures here")
     args = parser.parse_args(argv)
 
@@ -212,14 +221,32 @@ def main(argv: list[str] | None = None) -> int:
         scene, hand, before = script.scenes[si], script.scenes[si - 1], script.scenes[si - 2]
         if not scene.dice and not scene.hand and hand.hand and before.dice and not before.hand:
             pickups[starts[si]] = si  # "the dice were down, a hand took them, the board is still"
-    live = _live_run(frames, args.fps, reader, FrameGrabber)
     latencies = []
-    for i, si in sorted(pickups.items()):
-        end = starts[si] + script.scenes[si].frames
-        delivered = live["delivered"].get(i)
-        verdicts = [t for (f, t) in live["verdicts"] if i <= f < end]
-        if delivered is not None and verdicts:
-            latencies.append((verdicts[0] - delivered) * 1000.0)
+    run_medians = []
+    processed = dropped = fast = 0
+    for run in range(args.runs):
+        live = _live_run(frames, args.fps, reader, FrameGrabber)
+        processed += live["processed"]
+        dropped += live["dropped"]
+        fast += live["fast_pickups"]
+        run_latencies = []
+        for i, si in sorted(pickups.items()):
+            end = starts[si] + script.scenes[si].frames
+            delivered = live["delivered"].get(i)
+            verdicts = [t for (f, t) in live["verdicts"] if i <= f < end]
+            if delivered is None or not verdicts:
+                continue
+            run_latencies.append((verdicts[0] - delivered) * 1000.0)
+            if args.verbose:
+                f = next(f for (f, t) in live["verdicts"] if i <= f < end)
+                st, fi = live["started"].get(i, float("nan")), live["finished"].get(i, float("nan"))
+                print(f"run {run} pickup frame {i}: verdict on frame {f}, {run_latencies[-1]:.1f} ms; waited "
+                      f"{(st - delivered) * 1000:.1f} ms, processed in {(fi - st) * 1000:.1f} ms", flush=True)
+        latencies += run_latencies
+        if run_latencies:
+            run_medians.append(round(statistics.median(run_latencies), 1))
+        print(f"live run {run}: pick-up to verdict median {run_medians[-1] if run_latencies else None} ms "
+              f"over {len(run_latencies)} ends of turn", flush=True)
 
     # --- referee only --------------------------------------------------------
     obs = observations(script, misread_rate=0.0)
@@ -248,8 +275,11 @@ def main(argv: list[str] | None = None) -> int:
             "n": len(latencies),
             "median": round(statistics.median(latencies), 1) if latencies else None,
             "p90": round(_pct(latencies, 0.9), 1) if latencies else None,
-            "frames_processed": live["processed"],
-            "frames_dropped": live["dropped"],
+            "runs": args.runs,
+            "median_per_run": run_medians,
+            "frames_processed": processed,
+            "frames_dropped": dropped,
+            "judged_on_the_pickup_frame": fast,
         },
         "referee_only_us_per_observation": round(ref_us, 1),
         "decisions_equal_truth": verdict_stream(got) == verdict_stream(expected),

@@ -196,3 +196,22 @@ class ButtonEvent(Event):
     type = "button"
     button: str = "confirm"
     action: str = "press"
+
+
+@dataclasses.dataclass(frozen=True)
+class FrameReadingEvent(Event):
+    """What one frame showed, published for every frame when the frames are
+    unrelated photos (``companion watch --stills``): ``frame_index`` (from 0),
+    ``name`` (the file's name, ``""`` unknown), ``status`` ``"read"`` (a reading
+    the referee got), ``"occluded"`` (a hand or arm over the board, or
+    unreadable points: not judged), ``"held"`` (impossible checker totals: not
+    judged), ``"unreadable"`` (no board found, or a file that cannot be
+    decoded); ``detail`` a sentence; ``observation`` the frame's own reading
+    (``Observation.to_dict()``, empty when there is none)."""
+
+    type = "reading"
+    frame_index: int = -1
+    name: str = ""
+    status: str = "read"
+    detail: str = ""
+    observation: dict[str, Any] = dataclasses.field(default_factory=dict)

@@ -12,7 +12,9 @@ every resulting event on the bus. What it decides (tournament rules, DESIGN.md):
 - **roll**: two flat dice in the right-hand board of the player on roll (image
   right for player 0, left for player 1); otherwise the roll is cocked (tilted,
   off the playing field, in the wrong half, or, by the ``die_on_checker``
-  setting, resting on a checker) and both dice are rolled again;
+  setting, resting on a checker) and both dice are rolled again; a roll at
+  rest with one die in view (the other off the board or unreadable) is
+  called cocked too (``die_not_seen``);
 - **play in progress**: while the dice lie on the board nobody is accused; a
   board reached by a legal prefix gives an ``in_progress`` verdict (for the
   dashboard), any other intermediate board is ignored;
@@ -166,6 +168,21 @@ class Referee:
             return START_SIGNED
         signed = tuple(pos.to_signed())
         return signed if (self.match.on_roll or 0) == 0 else swap_signed(signed)
+
+    def expected_roller(self) -> Optional[int]:
+        """The player whose roll comes next when that is certain, for the dice
+        reading's right-hand-board check (``vision.cocked``'s ``roller``): the
+        player on roll while the referee waits for a roll, the doubler while a
+        double waits for its answer (the doubler rolls after a take); ``None``
+        in the opening roll (one die each), during a play or a correction (the
+        mover's dice are still down, and the next roll may be the opponent's or
+        the mover's re-roll) and between games. The referee applies the
+        right-hand-board rule itself in any case (:meth:`_cocked_reason`)."""
+        if self.w.phase == Phase.ROLL:
+            return self.match.on_roll
+        if self.w.phase == Phase.CUBE_RESPONSE:
+            return self.match.on_roll
+        return None
 
     def view(self, player: int, table: Sequence[int]) -> tuple[int, ...]:
         """A table board from ``player``'s view."""
@@ -329,6 +346,10 @@ class Referee:
     def _cocked_reason(self, die: DieReading, roller: Optional[int]) -> Optional[dict[str, str]]:
         """Why ``die`` is no good for ``roller`` (``None`` in the opening roll,
         where the half names the owner), or ``None`` for a good die."""
+        if die.cocked and die.reason == "wrong_half":
+            # the dice reading judged the half for the roller it was told; the
+            # referee knows who rolls now and applies the rule itself (below)
+            die = dataclasses.replace(die, cocked=False, reason=None, message=None)
         if die.half is None:
             return {"code": "off_board", "message": f"the {die.value} is off the playing field"}
         if die.cocked and not (die.reason == "on_checker" and self.settings.die_on_checker == "flat_ok"):
@@ -419,9 +440,24 @@ class Referee:
                 return
             if len(obs.dice) == 2:
                 self._roll(player, (obs.dice[0].value, obs.dice[1].value))
+            elif len(obs.dice) == 1:
+                w.reported_dice = key
+                self.bus.publish(CockedDiceEvent(player=player, dice=(obs.dice[0].value,),
+                                                 reasons=(self._one_die_reason(obs.dice[0]),)))
             return
         w.reported_dice = None
         self._check_position_changed(board)
+
+    @staticmethod
+    def _one_die_reason(die: DieReading) -> dict[str, str]:
+        """A roll that rests (the board still, no hand over it) with one die in
+        view: both dice leave the cup together, so the other is off the board,
+        or leaning or hidden where the camera cannot read it. Off the board is
+        cocked (USBGF rules 2017: both dice must come to rest flat on the
+        board), so the referee asks for the roll again."""
+        return {"code": "die_not_seen",
+                "message": f"only the {die.value} is seen: a die off the board or not flat is cocked; "
+                           "roll both dice again (or set the dice if both lie flat)"}
 
     def _roll(self, player: int, dice: tuple[int, int]) -> None:
         w = self.w
@@ -470,7 +506,7 @@ class Referee:
         other = 1 - mover
         if obs.dice and not is_roll and any(d.half == right_half(other) for d in obs.dice):
             return True
-        return self._double_seen(obs)
+        return self._double_seen(obs, doubler=other)
 
     def _on_play(self, obs: Observation, board: tuple[int, ...]) -> None:
         w = self.w
@@ -520,6 +556,11 @@ class Referee:
             if reasons:
                 w.reported_dice = key
                 self.bus.publish(CockedDiceEvent(player=mover, dice=tuple(d.value for d in obs.dice), reasons=tuple(reasons)))
+                return
+            if len(obs.dice) == 1:
+                w.reported_dice = key
+                self.bus.publish(CockedDiceEvent(player=mover, dice=(obs.dice[0].value,),
+                                                 reasons=(self._one_die_reason(obs.dice[0]),)))
                 return
             if len(obs.dice) == 2:
                 dice = (obs.dice[0].value, obs.dice[1].value)
@@ -593,7 +634,7 @@ class Referee:
         after = self.view(mover, board)
         if self.settings.illegal_play_policy == "opponent_option" and (
             any(d.half == right_half(other) for d in obs.dice)
-            or self._double_seen(obs)
+            or self._double_seen(obs, doubler=other)
         ):
             # the opponent accepts the illegal play by rolling or doubling
             from companion.position import Position
@@ -632,10 +673,14 @@ class Referee:
         cube = self.match.cube
         return (cube.value, "centre" if cube.owner is None else cube_side(cube.owner))
 
-    def _double_seen(self, obs: Observation) -> bool:
-        """True when the cube shows twice its value after it was seen in its
-        place (centre, or the owner's side) before: a cube left turned on a
-        player's side from the last game is not a double."""
+    def _double_seen(self, obs: Observation, doubler: Optional[int] = None) -> bool:
+        """True when ``doubler`` (default: the player on roll) has doubled, once
+        the cube was seen in its place (centre, or the owner's side) before (a
+        cube left turned on a player's side from the last game is not a
+        double): the cube shows twice its value, or, whatever face is read (a
+        face is easily misread: a 2 as 32, a centred 64 as 16), it has left
+        its place for the side of the doubler's opponent, where only a taken
+        double puts it."""
         key = self._cube_key(obs)
         expected = self._cube_expected()
         if key is None:
@@ -644,7 +689,12 @@ class Referee:
             # where it belongs (its face may be misread: a centred 64 read as 16)
             self.w.cube_synced = True
             return False
-        return self.w.cube_synced and key[0] == expected[0] * 2
+        if not self.w.cube_synced:
+            return False
+        if key[0] == expected[0] * 2:
+            return True
+        doubler = self.match.on_roll if doubler is None else doubler
+        return doubler is not None and key[1] != expected[1] and key[1] == cube_side(1 - doubler)
 
     def _check_cube(self, obs: Observation, player: int) -> bool:
         """While ``player`` is about to roll: a double? True when the cube reading
@@ -681,7 +731,7 @@ class Referee:
         doubler = m.on_roll
         taker = 1 - doubler
         key = self._cube_key(obs)
-        if key == (m.cube.value * 2, cube_side(taker)):
+        if key is not None and key[1] == cube_side(taker):  # any face: easily misread
             self._take(taker)
             if obs.dice:
                 self.observe(obs)

@@ -20,10 +20,14 @@ import time
 from typing import Any, Callable, Optional
 
 from companion.bus import EventBus
-from companion.events import BoardStatusEvent, ObservationEvent, SourceStatusEvent
+from companion.events import BoardStatusEvent, FrameReadingEvent, ObservationEvent, SourceStatusEvent
 from companion.observation import Observation
 from companion.referee import Referee, RefereeError, RefereeSettings
-from companion.stability import StabilityFilter, StabilitySettings
+from companion.stability import StabilityFilter, StabilitySettings, board_key
+
+#: Fraction of the motion detector's pixels that may change outside the dice
+#: boxes in a dice pick-up frame (noise, JPEG artefacts; a hand is far more).
+PICKUP_STRAY_FRACTION = 0.0005
 
 Reader = Callable[[Any], Observation]
 
@@ -99,6 +103,11 @@ class Session:
         self.frames_reused = 0
         self._still_reads = 0
         self._read_snapshot = None
+        self._stable_obs: Optional[Observation] = None  # the last stable board emitted
+        self._stable_snapshot = None  # motion snapshot of a frame read as exactly that board
+        self.fast_pickups = 0
+        self.photo_status: dict[str, int] = {}  # FrameReadingEvent statuses counted (report_every_frame)
+        self._roller_told: Optional[str] = None
         self.bad_frames = 0
         self.motion = None
         if motion and reader is not None:
@@ -122,11 +131,14 @@ class Session:
         import cv2
 
         self.frames += 1
+        self._tell_roller()
         image = frame.image
         if image is None or getattr(image, "ndim", 0) != 3 or image.shape[2] != 3 or image.size == 0:
             self.bad_frames += 1
-            self.bus.publish(SourceStatusEvent(status="bad_frame", detail=frame.error or f"frame {frame.index} is not a colour image"))
+            detail = frame.error or f"frame {frame.index} is not a colour image"
+            self.bus.publish(SourceStatusEvent(status="bad_frame", detail=detail))
             self._settle_again()
+            self._report_frame(frame, None, "unreadable", detail)
             return None
         if self._expected_shape is None or not self.resize_to_first:
             self._expected_shape = image.shape
@@ -145,6 +157,9 @@ class Session:
         if moving:
             self._still_reads = 0
             self.filter.push(None, True, frame.timestamp_ms)
+            picked_up = self._dice_picked_up(image, frame)
+            if picked_up is not None:
+                return picked_up
             self._board_status(frame.index)
             return None
         reuse = self._reusable()
@@ -158,19 +173,127 @@ class Session:
             self.bad_frames += 1
             self.bus.publish(SourceStatusEvent(status="bad_frame", detail=f"frame {frame.index} unreadable: {exc}"))
             self._settle_again()
+            self._report_frame(frame, None, "unreadable", str(exc))
             return None
         self.frames_read += 1
         obs = dataclasses.replace(obs, frame_index=frame.index, timestamp_ms=frame.timestamp_ms)
         self._latest_obs = obs
         self._read_snapshot = self.motion.snapshot() if self.motion is not None else None
         self._still_reads += 1
-        return self.feed_observation(obs, moving=False)
+        stable = self.feed_observation(obs, moving=False, frame=frame)
+        if self._stable_obs is not None and board_key(obs) == board_key(self._stable_obs):
+            self._stable_snapshot = self._read_snapshot  # this frame shows exactly the stable board
+        return stable
+
+    def _report_frame(self, frame, obs: Optional[Observation], status: str = "", detail: str = "") -> None:
+        """With ``report_every_frame`` (unrelated photos): one
+        ``FrameReadingEvent`` per frame, saying what it showed and whether the
+        referee got it (the status comes from the stability filter)."""
+        if not self.report_every_frame:
+            return
+        if obs is not None and not status:
+            status = {"stable": "read", "held": "held", "occluded": "occluded"}.get(self.filter.status, self.filter.status)
+            if status == "held":
+                detail = self.filter.held_reason or ""
+            elif status == "occluded":
+                where = ", ".join(map(str, obs.unreadable_points))
+                detail = ("a hand or arm over the board" if obs.occluded else "points not readable") + (
+                    f" at points {where}" if where else "")
+        self.photo_status[status] = self.photo_status.get(status, 0) + 1
+        self.bus.publish(FrameReadingEvent(frame_index=frame.index, name=getattr(frame, "name", "") or "",
+                                           status=status, detail=detail,
+                                           observation={} if obs is None else obs.to_dict()))
+
+    def _tell_roller(self) -> None:
+        """Tell the dice reading who rolls next (``reader.set_roller(side)``,
+        side ``"bottom"``/``"top"``/``None``: ``Referee.expected_roller``), so a
+        die outside that player's right-hand board is read as cocked
+        (``wrong_half``) with its message. Who owns the dice is decided by where
+        they land (each player rolls into their own right-hand board, DESIGN.md);
+        the board profile holds no dice-set ownership."""
+        setter = getattr(self.reader, "set_roller", None)
+        if setter is None:
+            return
+        with self._lock:
+            player = self.referee.expected_roller()
+        side = None if player is None else ("bottom" if player == 0 else "top")
+        if side != self._roller_told:
+            setter(side)
+            self._roller_told = side
 
     def _settle_again(self) -> None:
         """After a bad frame or an outage: the board must be read and settle again."""
         self.filter.reset()
         self._still_reads = 0
         self._latest_obs = None
+        self._stable_obs = None
+        self._stable_snapshot = None
+
+    def _dice_picked_up(self, image, frame) -> Optional[Observation]:
+        """The fast path for the end of a turn (``StabilitySettings.fast_pickup``).
+
+        A frame that moved against the previous one (a hand was there) is
+        judged at once, without waiting for still frames, when it proves by
+        itself that the dice were picked up and nothing else moved: against the
+        picture of the last stable board (which had dice), pixels changed under
+        every die's box and nowhere else (``vision.motion``'s comparison size,
+        a margin of 2 pixels; at most ``PICKUP_STRAY_FRACTION`` of stray
+        pixels), and the reader then finds no dice (and, reading the whole
+        frame, the same checkers, bar, trays and cube, no hand and no
+        unreadable point). The checkers
+        have then been still since that stable reading, so the board is not
+        half seen. With a local dice reader (``reader.dice_near(image,
+        boxes)``, or ``reader.read_dice(image)`` over the field: the dice, or
+        ``None``; ``companion.commands.watch.make_frame_reader``) only the dice
+        are looked for, where they lay (a die moved elsewhere would have
+        changed the picture there), and the rest is the stable board's;
+        otherwise the whole frame is read. Returns the new stable observation, or ``None`` (the frame
+        then waits for still frames as usual)."""
+        import numpy as np
+
+        stable, snapshot = self._stable_obs, self._stable_snapshot
+        if (not self.stability_settings.fast_pickup or self.motion is None or stable is None or snapshot is None
+                or not stable.dice or any(d.box is None for d in stable.dice)):
+            return None
+        changed = self.motion.changed_mask(snapshot)
+        if changed is None:
+            return None
+        scale = changed.shape[1] / image.shape[1]
+        under_dice = np.zeros_like(changed)
+        for d in stable.dice:
+            x0, y0, x1, y1 = d.box
+            c0, r0 = max(0, int(x0 * scale) - 2), max(0, int(y0 * scale) - 2)
+            c1, r1 = int(np.ceil(x1 * scale)) + 3, int(np.ceil(y1 * scale)) + 3
+            if not changed[r0:r1, c0:c1].any():
+                return None  # this die's picture did not change: it is still there
+            under_dice[r0:r1, c0:c1] = True
+        if np.count_nonzero(changed & ~under_dice) > PICKUP_STRAY_FRACTION * changed.size:
+            return None  # something else changed: a hand, a checker, the light
+        dice_near = getattr(self.reader, "dice_near", None)
+        read_dice = getattr(self.reader, "read_dice", None)
+        try:
+            dice = dice_near(image, [d.box for d in stable.dice]) if dice_near is not None else None
+            if dice is None and read_dice is not None:
+                dice = read_dice(image)
+            if dice is None:  # no dice-only reader: read the whole board
+                obs = self.reader(image)
+                self.frames_read += 1
+            else:
+                # nothing changed outside the dice boxes: the checkers, the cube
+                # and the (unoccluded) view are the stable board's
+                obs = dataclasses.replace(stable, dice=tuple(dice), occluded=False, unreadable_points=())
+        except Exception:  # noqa: BLE001 - the usual path reads it again when still
+            return None
+        if obs.dice or board_key(obs)[:3] != board_key(stable)[:3] or board_key(obs)[4] != board_key(stable)[4]:
+            return None
+        obs = dataclasses.replace(obs, frame_index=frame.index, timestamp_ms=frame.timestamp_ms)
+        confirmed = self.filter.confirm(obs, frame.timestamp_ms)
+        if confirmed is None:
+            return None
+        self.fast_pickups += 1
+        self._latest_obs = None  # the next still frame is read in full
+        self._still_reads = 0
+        return self._publish_stable(confirmed, frame.index)
 
     def _reusable(self) -> Optional[Observation]:
         """The last reading, when this still frame shows the same picture as the
@@ -183,14 +306,26 @@ class Session:
             return None
         return self._latest_obs
 
-    def feed_observation(self, obs: Observation, moving: bool = False) -> Optional[Observation]:
+    def feed_observation(self, obs: Observation, moving: bool = False, frame: Any = None) -> Optional[Observation]:
         """Push one per-frame reading through the stability filter; a new stable
-        observation goes on the bus and to the referee. Returns it (or ``None``)."""
+        observation goes on the bus and to the referee. Returns it (or ``None``).
+        ``frame``: the ``vision.sources.Frame`` it was read from, for the
+        per-photo report (``report_every_frame``), which comes before the
+        referee's reaction."""
         stable = self.filter.push(obs, moving, obs.timestamp_ms)
-        self._board_status(obs.frame_index)
+        if frame is not None:
+            self._report_frame(frame, obs)
         if stable is None:
+            self._board_status(obs.frame_index)
             return None
-        self.bus.publish(ObservationEvent(observation=stable.to_dict(), stable=True, frame_index=obs.frame_index))
+        self._stable_snapshot = None  # set by process_frame when the frame shows exactly this board
+        return self._publish_stable(stable, obs.frame_index)
+
+    def _publish_stable(self, stable: Observation, frame_index: int) -> Observation:
+        """A new stable observation: on the bus and to the referee."""
+        self._stable_obs = stable
+        self._board_status(frame_index)
+        self.bus.publish(ObservationEvent(observation=stable.to_dict(), stable=True, frame_index=frame_index))
         disturbed = self.filter.last_disturbed or self.report_every_frame
         with self._lock:
             self.referee.observe(stable, disturbed=disturbed)

@@ -29,12 +29,18 @@ class StabilitySettings:
     (by frame timestamps) before a reading counts. ``window``: the number of
     recent still frames that vote. ``quorum``: fraction (0..1] of the window
     the winning value of every item needs. ``min_frames``: still frames needed
-    before the first vote (at most ``window``)."""
+    before the first vote (at most ``window``). ``fast_pickup``: a frame in
+    which the dice have just been picked up is judged at once, without waiting
+    for still frames, when it proves that nothing else moved (see
+    ``companion.session.Session``: the picture equals the last stable one
+    everywhere but where the dice lay, and the checkers read equal the stable
+    board's)."""
 
     still_ms: float = 30.0
     window: int = 3
     quorum: float = 0.6
     min_frames: int = 2
+    fast_pickup: bool = True
 
     def __post_init__(self) -> None:
         if self.window < 1 or self.min_frames < 1:
@@ -168,6 +174,30 @@ class StabilityFilter:
         self.status = "stable"
         self.last_disturbed, self._disturbed = self._disturbed, False
         return voted
+
+    def confirm(self, obs: Observation, timestamp_ms: Optional[float] = None) -> Optional[Observation]:
+        """Take ``obs`` as stable at once, without waiting for votes, when the
+        caller has proof that its checkers have been still all along (the
+        session's dice pick-up: the frame equals the last stable picture
+        everywhere but where the dice lay, and its checkers equal the last
+        stable board). The same checks as :meth:`push` apply: an occluded,
+        partly unreadable or impossible reading is not confirmed (``None``).
+        Returns ``obs`` when it differs from the last emitted board, else
+        ``None``; the vote window restarts from ``obs``."""
+        if obs.occluded or obs.unreadable_points or totals_problem(obs) is not None:
+            return None
+        ts = obs.timestamp_ms if timestamp_ms is None else timestamp_ms
+        self._window.clear()
+        self._window.append(obs)
+        self._still_since = ts
+        self.status = "stable"
+        self.held_reason = None
+        key = board_key(obs)
+        if key == self._last_key:
+            return None
+        self._last_key = key
+        self.last_disturbed, self._disturbed = self._disturbed, False
+        return obs
 
     def _voted(self) -> Optional[Observation]:
         frames = list(self._window)

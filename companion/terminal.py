@@ -104,6 +104,16 @@ def describe(event: Event, verbose: bool = False) -> Optional[str]:
         if d["status"] == "ok" and "opened" in d["detail"]:
             return f"source: {d['detail']}"
         return f"source {d['status']}: {d['detail']}"
+    if t == "reading":
+        name = d["name"] or f"frame {d['frame_index']}"
+        what = {"read": "read", "occluded": "not judged", "held": "not judged (impossible totals)",
+                "unreadable": "not read"}.get(d["status"], d["status"])
+        line = f"photo {name}: {what}"
+        if d["detail"]:
+            line += f", {d['detail']}"
+        if d["observation"]:
+            line += ": " + describe_board(d["observation"])
+        return line
     if t == "board" and d["status"] == "held":
         return f"board held, not judged: {d['detail']}"
     if t == "link":

@@ -478,3 +478,54 @@ def test_no_game_starts_on_a_board_not_seen_in_the_starting_position():
     t.hand()
     opening(t, 3, 1)
     assert t.judged("roll")[-1]["dice"] == [3, 1]
+
+
+def test_a_roll_at_rest_with_one_die_in_view_is_rolled_again():
+    """Both dice leave the cup together: a still board with one die of the
+    roller's (the other off the board, or leaning where the camera cannot read
+    it) is called cocked, never taken as a roll; the opening roll's single die
+    is only the first of two."""
+    t = Table()
+    t.show([DieSpec(5, "right")])  # opening: player 0's die, player 1's still in the cup
+    assert not t.judged()
+    t.show([DieSpec(5, "right"), DieSpec(2, "left")])
+    t.hand()
+    t.show(board=play_board(0, [(13, 8), (13, 11)], t.board))
+    t.clear()
+    t.show([DieSpec(4, "left")])  # player 1 rolls; one die is off the board
+    ev = t.judged()
+    assert [(e["type"], e["player"], e["dice"]) for e in ev] == [("cocked_dice", 1, [4])]
+    assert ev[0]["reasons"][0]["code"] == "die_not_seen"
+    t.show([DieSpec(4, "left")], frames=8)  # said once
+    assert len(t.judged()) == 1
+    t.hand()
+    t.show()
+    t.show([DieSpec(6, "left"), DieSpec(1, "left", slot=1)])
+    assert [e["type"] for e in t.judged()] == ["cocked_dice", "roll"]
+    assert t.referee.match.dice in ((6, 1), (1, 6))
+
+
+def test_a_double_is_seen_by_where_the_cube_goes_when_its_face_is_misread():
+    """The cube's face is easily misread (a 2 as 32): the cube leaving its
+    place for the side of the doubler's opponent is a double and a take all
+    the same; a misread face in the centre decides nothing."""
+    t = Table(match_length=5)
+    opening(t, 3, 1)
+    t.hand()
+    t.show(board=play_board(0, [(8, 5), (6, 5)], t.board))
+    t.clear()
+    t.show(cube=(32, "centre"))  # player 1 turns the cube to 2, read as 32: nothing yet
+    assert t.judged("cube") == []
+    t.show(cube=(32, "bottom"))  # player 0 takes it to its side
+    assert [(e["action"], e["player"], e["value"]) for e in t.judged("cube")] == [("double", 1, 2), ("take", 0, 2)]
+    assert t.referee.match.cube.owner == 0
+    t.show([DieSpec(2, "left"), DieSpec(1, "left", slot=1)])
+    assert t.judged("roll")[-1]["player"] == 1
+    # player 0 redoubles; the cube offered in the centre (4 read right), then
+    # taken to player 1's side read as 8
+    t.hand()
+    t.show(board=play_board(1, [(13, 11), (6, 5)], t.board))
+    t.show(cube=(4, "centre"))
+    t.show(cube=(8, "top"))
+    assert [(e["action"], e["player"], e["value"]) for e in t.judged("cube")][-2:] == [("double", 0, 4), ("take", 1, 4)]
+    assert t.referee.match.cube.owner == 1 and t.referee.match.cube.value == 4

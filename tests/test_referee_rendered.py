@@ -4,7 +4,8 @@ dice and cube readers, motion, stability and the referee, end to end.
 Each game is a seeded script (``companion.scripted_game.random_game``) drawn by
 the project's renderers: hands over the board while checkers move, cocked
 rolls, illegal plays and their corrections, doubles and takes, a dropped double
-to end the game. A corrupt frame and a frame of the wrong size are slipped in.
+to end the game. A corrupt frame and a frame of the wrong size are slipped in,
+at the start and in the middle of the game.
 The verdict stream (verdicts, cube actions, game ends) must equal the ground
 truth: no false accusation, no missed illegal play; every roll of the script
 is seen (a cocked die the camera misses shows up as one extra roll that is
@@ -26,10 +27,14 @@ from companion.scripted_game import comparable, expected_comparable, random_game
 
 
 def _insert_faults(folder):
+    """A corrupt file and a half-size frame at the start, and the same again in
+    the middle of the game (while dice or checkers may be down): 4 bad frames."""
     frames = sorted(folder.glob("frame*.jpg"))
-    (folder / "frame00002a.jpg").write_bytes(b"\xff\xd8 this is not a picture")
-    small = cv2.resize(cv2.imread(str(frames[3])), (480, 270))
-    cv2.imwrite(str(folder / "frame00003a.jpg"), small)
+    middle = len(frames) // 2
+    for k in (2, middle):
+        (folder / f"{frames[k].stem}a.jpg").write_bytes(b"\xff\xd8 this is not a picture")
+        small = cv2.resize(cv2.imread(str(frames[k + 1])), (480, 270))
+        cv2.imwrite(str(folder / f"{frames[k + 1].stem}a.jpg"), small)
 
 
 @pytest.mark.slow
@@ -52,7 +57,7 @@ def test_rendered_games_through_watch(repo_root, tmp_path):
         assert r.returncode == 0, r.stderr[-2000:]
         events = [json.loads(line) for line in r.stdout.splitlines()]
         bad = [e for e in events if e["type"] == "source" and e["status"] == "bad_frame"]
-        assert len(bad) == 2, bad  # the corrupt frame and the small one: reported, survived
+        assert len(bad) == 4, bad  # the corrupt frames and the small ones: reported, survived
         got, expected = comparable(events), expected_comparable(script)
         totals["illegal"] += sum(1 for e in expected if e.get("verdict") == "illegal")
         totals["accused"] += sum(1 for e in got if e.get("verdict") == "illegal")

@@ -215,3 +215,19 @@ def test_motion_detector_still_moving_and_size_change():
     assert r.moving and "size" in r.reason
     with pytest.raises(ValueError):
         det.update(np.zeros((10, 10, 4), np.uint8))
+
+
+def test_unrelated_photos_are_told_from_the_frames_of_a_camera(tmp_path):
+    from vision.sources import unrelated_photos
+
+    photos, frames = tmp_path / "photos", tmp_path / "frames"
+    photos.mkdir()
+    frames.mkdir()
+    for i, (w, h) in enumerate([(64, 48), (80, 60), (64, 48), (120, 90), (50, 70)]):
+        cv2.imwrite(str(photos / f"p{i}.png"), _image(40 * i, w, h))
+    for i in range(12):
+        cv2.imwrite(str(frames / f"f{i:03d}.png"), _image(10 * i))
+    cv2.imwrite(str(frames / "f004a.png"), _image(99, 32, 24))  # one bad frame of another size
+    assert "differ in size" in unrelated_photos(open_source(str(photos)))
+    assert unrelated_photos(open_source(str(frames))) is None
+    assert unrelated_photos(open_source(str(photos / "p1.png"))) == "a single photo"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -69,6 +70,22 @@ def test_the_real_photos_go_through_watch(repo_root, shared_data):
     bad = {int(e["detail"].split()[1]) for e in events if e["type"] == "source" and e["status"] == "bad_frame"}
     assert seen | bad == set(range(photos))
     assert any(e["type"] == "source" and e["status"] == "ended" for e in events)
+    # one report per photo, by name, with what it showed (or why it was not read)
+    reports = [e for e in events if e["type"] == "reading"]
+    names = sorted((p.name for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".png")),
+                   key=lambda n: [int(t) if t.isdigit() else t.lower() for t in re.split(r"(\d+)", n)])
+    assert [e["name"] for e in reports] == names
+    assert [e["frame_index"] for e in reports] == list(range(photos))
+    for e in reports:
+        assert e["status"] in ("read", "occluded", "held", "unreadable")
+        assert (e["status"] == "unreadable") == (not e["observation"])
+        assert e["status"] == "read" or e["detail"]
+        if e["observation"]:
+            assert len(e["observation"]["points"]) == 24
+    assert sum(e["status"] == "read" for e in reports) >= photos // 2
+    human = r.stderr.splitlines()
+    assert sum(line.startswith("photo ") for line in human) == photos
+    assert any(line.startswith("photos: ") for line in human)
 
 
 def test_watch_serves_the_dashboard_while_it_runs(repo_root, tmp_path):
@@ -208,3 +225,43 @@ def test_keyboard_commands_in_a_running_watch(repo_root, tmp_path):
     assert "error: nothing to undo" in out
     assert "bye" in out
     assert "done: " in out and "done: 50 frames" not in out  # quit before the folder's end
+
+
+def test_dice_thrown_onto_a_still_board_are_seen_in_the_next_frame():
+    """The same rendered board (same noise) without and with dice: the dice
+    reading of the second frame must not be the first frame's (the dice
+    plug-in's scan cache is per frame)."""
+    from companion.commands.watch import make_frame_reader
+    from companion.demo import DEMO_LAYOUT, demo_pose, render_scene
+    from companion.scripted_game import DieSpec, Scene
+    from companion.table import START_SIGNED
+
+    reader = make_frame_reader(corners=demo_pose().corners)
+    if reader.dice_plugin is None:
+        import pytest
+
+        pytest.skip("the dice models are not installed")
+    empty = render_scene(Scene(START_SIGNED), layout=DEMO_LAYOUT, seed=0)
+    thrown = render_scene(Scene(START_SIGNED, (DieSpec(3, "right"), DieSpec(1, "left"))), layout=DEMO_LAYOUT, seed=0)
+    assert reader(empty).dice == ()
+    assert sorted(d.value for d in reader(thrown).dice) == [1, 3]
+    assert sorted(d.value for d in reader.read_dice(thrown)) == [1, 3]
+    assert reader.read_dice(empty) == ()
+    # the pick-up check looks only where the dice lay
+    boxes = [d.box for d in reader(thrown).dice]
+    assert sorted(d.value for d in reader.dice_near(thrown, boxes)) == [1, 3]
+    assert sorted(d.value for d in reader.dice_near(thrown, boxes[:1])) == [reader(thrown).dice[0].value]
+    assert reader.dice_near(empty, boxes) == ()
+
+
+def test_a_single_photo_is_read_on_its_own_without_stills(repo_root, shared_data):
+    """``--source PHOTO`` (no ``--stills``): one frame cannot be still for the
+    motion gate, so watch reads it as a photo, and says so."""
+    photo = shared_data / "boards" / "images" / "frame0.jpg"
+    r = _watch(repo_root, "--source", str(photo))
+    assert r.returncode == 0, r.stderr[-1500:]
+    lines = r.stdout.splitlines()
+    assert lines[0] == "a single photo: each photo is read on its own (as --stills)"
+    report = [line for line in lines if line.startswith("photo frame0.jpg: ")]
+    assert len(report) == 1 and " sees " in report[0]
+    assert "photos: 1 " in r.stdout

@@ -180,8 +180,8 @@ def test_real_photos_with_labelled_corners(shared_data):
         total += s["points"]
         if s["board_ok"]:
             boards_ok.add(path.stem)
-    assert right / total >= 0.95, f"{right}/{total}"
-    assert {"frame0", "test8", "test1", "test4"} <= boards_ok
+    assert right / total >= 0.98, f"{right}/{total}"
+    assert {"frame0", "test1", "test4", "hough_test5"} <= boards_ok
 
 
 def test_settings_round_trip():
@@ -219,3 +219,102 @@ def test_large_photos_read_like_small_ones():
                                                                               aspect=STYLES["walnut"].geometry.aspect),
                      Lighting(blur=2.0, noise=3))
     assert _pairs(_read(r)) == _pairs(r.truth)
+
+
+def test_a_line_of_both_colours_is_unreadable():
+    """A point holds one colour: a clearly light and a clearly dark checker in one line
+    is a sleeve or a shadow over it; a one-colour line, or a bar checker, is not."""
+    from vision.checkers import Checker, CheckerColours, _mixed_points
+
+    model = CheckerColours(light=(220.0, 128.0, 135.0), dark=(40.0, 128.0, 128.0))
+    settings = CheckerSettings()
+    lab_light, lab_dark, between = (215.0, 128.0, 134.0), (45.0, 128.0, 128.0), (130.0, 128.0, 131.0)
+    found = [Checker(10, 10, lab_dark, 2.0, 7), Checker(10, 30, between, 2.0, 7), Checker(10, 50, lab_light, 2.0, 7),
+             Checker(40, 10, lab_dark, 2.0, 8), Checker(40, 30, lab_dark, 2.0, 8),
+             Checker(70, 10, lab_light, 2.0, 9), Checker(70, 30, between, 2.0, 9),
+             Checker(100, 10, lab_light, 2.0, 0), Checker(100, 30, lab_dark, 2.0, 0)]
+    assert _mixed_points(found, model, settings) == [7]
+    assert _mixed_points(found, None, settings) == []
+
+
+def test_real_photos_without_a_hand_have_no_unreadable_point(shared_data):
+    """Precision of the hand detector on real photos: a board with nothing over it
+    (shadows of the bar, a tray's wall inside the field) has no unreadable point."""
+    from vision.evaluate import label_truth
+    from vision.reader import load_image
+
+    folder = shared_data / "boards"
+    flagged = {}
+    checked = 0
+    for path in sorted((folder / "labels").glob("*.json")):
+        label = json.loads(path.read_text())
+        if label.get("occluded_points"):
+            continue
+        truth = label_truth(label)
+        image = load_image(folder / label["file"])
+        h, w = image.shape[:2]
+        obs = BoardReader(field=field_from_corners(truth["corners"], (w, h))).read(image).to_dict()
+        checked += 1
+        if obs["unreadable_points"] or obs["occluded"]:
+            flagged[path.stem] = obs["unreadable_points"]
+    assert checked >= 5
+    assert not flagged, flagged
+
+
+@pytest.mark.parametrize("factor", [0.7, 1.25])
+@pytest.mark.parametrize("style", list(STYLES))
+def test_a_cast_shadow_or_a_bright_patch_is_no_hand_and_no_checker(style, factor):
+    """The soft shadow of something beside the board (30% darker), or a lamp's brighter
+    patch (25% brighter), over a third of the field scales its colours without changing
+    them: no point becomes unreadable and every point is still read right."""
+    r = render_board(BoardState.starting(), style, lighting=Lighting(blur=0.6, noise=2))
+    h, w = r.image.shape[:2]
+    field = field_from_corners(r.corners, (w, h))
+    quad = np.array([[0.3, 0.0], [0.95, 0.0], [0.95, 0.45], [0.3, 0.45]]) * np.array(field.size)
+    pts = cv2.perspectiveTransform(quad[None].astype(np.float64), np.linalg.inv(field.homography))[0]
+    shade = np.ones((h, w), np.float32)
+    cv2.fillConvexPoly(shade, np.round(pts).astype(np.int32), factor)
+    shade = cv2.GaussianBlur(shade, (0, 0), 5)
+    shaded = np.clip(r.image.astype(np.float32) * shade[..., None], 0, 255).astype(np.uint8)
+    obs = BoardReader(field=field).read(shaded).to_dict()
+    assert obs["unreadable_points"] == []
+    assert _pairs(obs) == _pairs(r.truth)
+
+
+def test_a_checker_off_the_point_centre_line_is_looked_at_again():
+    """A checker's outline a tenth of a point off the centre line scores clearly higher at
+    the shifted look (``offcentre_shift``) than on the centre line."""
+    from vision.checkers import _arc_scores, _columns, _gradients, _lab, _offcentre_arc
+
+    settings = CheckerSettings()
+    h, w = 300, 320
+    field = np.full((h, w, 3), 200, np.uint8)
+    halves = (0.0, 0.47, 0.53, 1.0) * 2
+    cols = _columns(w, h, halves)
+    i = 18  # point 19, top row
+    pw = float(cols.widths[i])
+    rx = ry = 0.5 * pw * settings.checker_diameter
+    v = 1.5 * 2 * ry  # the second slot from the base
+    cx, cy = cols.centres[i] + 0.1 * pw, cols.bases[i] + v
+    cv2.circle(field, (int(round(cx)), int(round(cy))), int(round(rx)), (60, 60, 60), 2, cv2.LINE_AA)
+    gx, gy = _gradients(_lab(field))
+    centred = _arc_scores(gx, gy, np.array([cols.centres[i]]), np.array([cy]), rx, ry, np.array([1.0]),
+                          np.arange(20, 161, 10), same_radius=True)[0]
+    shifted = _offcentre_arc(gx, gy, cols, i, v, rx, ry, 2 * ry, pw, settings)
+    assert shifted >= 1.2 * centred, (shifted, centred)
+
+
+def test_a_fixed_camera_reads_a_frame_alike_with_its_cached_geometry():
+    """The first frame fits the halves and the checker size; later frames reuse them (and
+    skip the size search): the same frame reads the same either way."""
+    rng = np.random.default_rng(8)
+    for i, style in enumerate(("walnut", "felt")):
+        r = render_board(random_state(rng, max_stack=6), style, lighting=Lighting(blur=0.6, noise=2), seed=i)
+        h, w = r.image.shape[:2]
+        reader = BoardReader(field=field_from_corners(r.corners, (w, h)))
+        first = reader.read(r.image).to_dict()
+        assert reader._geometry is not None
+        again = reader.read(r.image).to_dict()
+        for key in ("points", "bar", "unreadable_points"):
+            assert first[key] == again[key]
+

@@ -91,7 +91,8 @@ def test_read_finds_the_board_itself(repo_root, opening):
     assert sum(g == w for g, w in zip(got, want)) >= 22
 
 
-@pytest.mark.parametrize("case", ["missing", "empty", "not_image", "no_board", "concave", "far_outside", "bad_count",
+@pytest.mark.parametrize("case", ["missing", "empty", "not_image", "truncated", "folder", "no_board", "concave",
+                                  "crossed", "collapsed", "far_outside", "not_finite", "bad_count",
                                   "bad_calibration", "bad_annotate_dir", "bad_annotate_name", "tiny"])
 def test_bad_input_gives_one_line_error(repo_root, opening, tmp_path, case):
     path, r = opening
@@ -105,6 +106,18 @@ def test_bad_input_gives_one_line_error(repo_root, opening, tmp_path, case):
         txt = tmp_path / "notes.png"
         txt.write_text("not a picture")
         proc = run(repo_root, "read", str(txt))
+    elif case == "truncated":
+        cut = tmp_path / "cut.png"
+        cut.write_bytes(path.read_bytes()[:200])  # a download that stopped early
+        proc = run(repo_root, "read", str(cut))
+    elif case == "folder":
+        proc = run(repo_root, "read", str(tmp_path))
+    elif case == "crossed":  # top-left and top-right swapped: a bow tie
+        proc = run(repo_root, "read", str(path), "--corners=900,100,100,100,900,600,100,600")
+    elif case == "collapsed":
+        proc = run(repo_root, "read", str(path), "--corners=100,100,100,100,100,100,100,100")
+    elif case == "not_finite":
+        proc = run(repo_root, "read", str(path), "--corners=nan,0,900,0,900,700,0,inf")
     elif case == "no_board":
         blank = tmp_path / "table.png"
         rng = np.random.default_rng(0)

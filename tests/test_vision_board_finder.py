@@ -124,3 +124,59 @@ def test_real_photos_found(shared_data):
             continue
         found += corner_error(q, truth) <= 0.05 * mean_side(truth)
     assert found >= 7
+
+
+def test_quick_shortlist_keeps_the_full_scoring_choice():
+    """The quick signature only shortlists: on rendered boards in varied poses the finder
+    with the shortlist picks what scoring every candidate in full picks."""
+    rng = np.random.default_rng(41)
+    styles = list(STYLES)
+    for i in range(4):
+        style = styles[i % len(styles)]
+        pose = CameraPose.looking_down(scale=float(rng.uniform(0.6, 0.9)), tilt=float(rng.uniform(-0.2, 0.2)),
+                                       turn_deg=float(rng.uniform(-12, 12)), aspect=STYLES[style].geometry.aspect)
+        bg = tuple(int(v) for v in rng.integers(30, 220, 3))
+        r = render_board(random_state(rng, max_stack=5), style, pose, Lighting(noise=2), background=bg, seed=i)
+        try:
+            full = find_board(r.image, shortlist=10 ** 6)
+        except RegistrationError:
+            with pytest.raises(RegistrationError):
+                find_board(r.image)
+            continue
+        assert np.abs(find_board(r.image) - full).max() < 1e-6
+
+
+def test_quick_scores_rank_the_field_above_near_misses():
+    """The quick signature of the true field beats a quad over half the board and the field
+    turned the other way (rows along the short sides). (Like the full signature it
+    tolerates a shift by about a point; :func:`_edge_score` settles that.)"""
+    from vision.board_finder import _quick_scores
+
+    r = render_board(BoardState.starting(), "walnut", lighting=Lighting(noise=2))
+    lab = cv2.GaussianBlur(cv2.cvtColor(r.image, cv2.COLOR_BGR2LAB), (5, 5), 0)
+    q = r.corners.astype(np.float64)
+    half = np.array([q[0], 0.5 * (q[0] + q[1]), 0.5 * (q[3] + q[2]), q[3]])
+    turned = np.array([q[3], q[0], q[1], q[2]])
+    s = _quick_scores(lab, np.stack([q, half, turned]))
+    assert s[0] > 0.4
+    assert s[0] > max(s[1:]) + 0.1, s
+
+
+@pytest.mark.parametrize("style", ["tournament", "walnut"])
+def test_refining_brings_a_side_pushed_out_back_to_the_field_edge(style):
+    """A found field whose top side lies on the frame (3% out) and whose right side lies
+    over the points (3% in) is moved back towards the field's edges."""
+    from vision.board_finder import _refine_sides
+
+    r = render_board(BoardState.starting(), style, lighting=Lighting(noise=2))
+    lab = cv2.cvtColor(r.image, cv2.COLOR_BGR2LAB)
+    q = r.corners.astype(np.float64)
+    off = q.copy()
+    down = (q[3] - q[0]) * 0.03
+    across = (q[1] - q[0]) * 0.03
+    off[0] -= down
+    off[1] -= down
+    off[1] -= across
+    off[2] -= across
+    refined = _refine_sides(lab, off)
+    assert corner_error(refined, q) < 0.75 * corner_error(off, q), (corner_error(refined, q), corner_error(off, q))

@@ -15,12 +15,16 @@ working scale (``CheckerSettings.work_scale``) for speed. Stage by stage:
    at a few radii and slot offsets; its 30th percentile over the arc's angles is high
    only for an outline running along most of the arc, not for the straight sides of
    a point or the field's edge. Rims, shadows and outlines make dark checkers on dark
-   points and light ones on light points visible.
+   points and light ones on light points visible. Checkers are rarely placed dead
+   centre: a near miss just above a line whose top checker shows its outline is
+   looked at again a little to either side (``offcentre_shift``).
 4. **Template evidence.** The twelve points of one colour look alike when empty. Per
    slot, the points without an outline whose middle shows their point colour give an
    empty template (per-pixel median); a slot whose disc differs from it over most of
    its area (``diff_percentile``) holds something. The threshold adapts to how well
-   the empty points match their template (``colour_floor`` .. ``colour_min``).
+   the empty points match their template (``colour_floor`` .. ``colour_min``). A shadow
+   or a brighter patch scales a disc's colour by one factor: the template scaled to
+   fit may explain a difference away (``slot_shade``); it never adds one.
 5. **Stacks.** A point's count is the run of slots from the base whose evidence (the
    stronger cue) reaches 1; a faint slot inside a stack is bridged (``slot_weak``).
 6. **Colours.** A point holds one colour: its checkers' median inner colour. The two
@@ -29,9 +33,11 @@ working scale (``CheckerSettings.work_scale``) for speed. Stage by stage:
    from both (dice, shadows) are dropped (:func:`classify_colours`).
 7. **Bar.** Runs along the bar's own band that differ from the empty bar, or show a
    checker's outline; hinge pairs mirrored about the middle are dropped.
-8. **Occlusion.** Hands, arms and cups: large blobs that neither the empty templates
-   nor the checker colours explain, over a point's counted checkers or the slot
-   after them, make the point unreadable (:mod:`vision.occlusion`).
+8. **Occlusion.** Hands, arms and cups: large, thick blobs that neither the empty
+   templates (in any light) nor the checker colours explain, over a point's counted
+   checkers or the slot after them, make the point unreadable (:mod:`vision.occlusion`);
+   so does, while a side has more than 15, a line holding a clearly light and a
+   clearly dark checker (a point holds one colour: a sleeve or its shadow lies over it).
 
 Dice: given the dice's boxes (``dice_mask``, from the dice plug-in), the pixels
 under a die give no outline and no template difference; a slot a die covers is
@@ -92,6 +98,12 @@ class CheckerSettings:
     fit_halves: bool = True
     size_search: tuple[float, ...] = (0.94, 1.0, 1.06)
     size_margin: float = 0.02
+    offcentre_shift: float = 0.1
+    offcentre_floor: float = 0.5
+    mixed_ratio: float = 0.5
+    occluder_shade: float = 0.3
+    occluder_thick: float = 0.4
+    slot_shade: float = 0.3
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-data form for a profile."""
@@ -195,6 +207,10 @@ class _Columns:
     widths: np.ndarray  # (24,)
     bases: np.ndarray  # (24,) base y
     dirs: np.ndarray  # (24,) +1 / -1
+
+
+#: OpenCV 8-bit Lab of black: a shadow scales lightness and chroma about it.
+LAB_BLACK = np.array([0.0, 128.0, 128.0], np.float32)
 
 
 def _lab(field_bgr: np.ndarray) -> np.ndarray:
@@ -378,6 +394,10 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
         rx = 0.5 * pw * size
         ry = rx * (field.size[1] / field.size[0]) * field.geometry.aspect
         dh = 2 * ry
+        if len(sizes) == 1:  # the size is known (a fixed camera): no search
+            far, vk = _slot_arcs(gx, gy, cols, rx, ry, dh, h, settings, same_radius=settings.arc_same_radius)
+            best = (0.0, size, rx, ry, dh, far, vk)
+            break
         far, vk = _slot_arcs(gx, gy, cols, rx, ry, dh, h, settings, same_radius=False)
         support = float(np.minimum(far / settings.tall_edge_min, 3.0).sum())
         # The nominal size is kept unless another fits clearly better (``size_margin``):
@@ -386,7 +406,7 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
         if best is None or support * bonus > best[0] * (1.0 + 1e-6):
             best = (support * bonus, size, rx, ry, dh, far, vk)
     _, used_diameter, rx, ry, dh, far, vk = best
-    if settings.arc_same_radius:
+    if settings.arc_same_radius and len(sizes) > 1:
         far, vk = _slot_arcs(gx, gy, cols, rx, ry, dh, h, settings, same_radius=True)
     thr = settings.edge_min
     t3 = time.perf_counter()
@@ -402,6 +422,17 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
     for i in range(24):
         e = ev["evidence"][i]
         n = _stack_count(e, settings, ev["covered"][i])
+        while (settings.offcentre_shift > 0 and n < len(e) and e[n] >= settings.offcentre_floor
+               and ev["covered"][i, n] < 0.2 and (n == 0 or ev["arc"][i, n - 1] >= 1.0)):
+            # Checkers are rarely placed dead centre: a near miss at the slot after the
+            # run is looked at again a little to either side, when the run's top checker
+            # shows its own outline (a line seen by colour alone may be a sleeve).
+            shifted = _offcentre_arc(gx, gy, cols, i, float(ev["v"][n]), rx, ry, dh, pw, settings) / thr
+            if shifted < 1.0:
+                break
+            ev["arc"][i, n] = max(float(ev["arc"][i, n]), shifted)
+            e[n] = max(float(e[n]), shifted)
+            n = _stack_count(e, settings, ev["covered"][i])
         places = list(ev["v"][:n])
         if n == len(e):  # the line reaches the middle: checkers may overlap (up to 15)
             places = _tall_stack(gx, gy, inner, cols, i, rx, ry, dh, h, settings) or places
@@ -454,6 +485,14 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
                      and float(ev["arc"][i, :min(counts[i], ev["arc"].shape[1])].max()) < settings.shapeless_arc]
         if shapeless:
             unreadable = tuple(sorted(set(unreadable) | set(shapeless)))
+        # A point holds one colour: while a side has more than 15 checkers, a line with a
+        # clearly light and a clearly dark checker is a hand, a sleeve or its shadow over
+        # part of it (with 15 or fewer it may as well be a die on a checker).
+        counted = [c for c in labelled if c.colour is not None and c.place not in set(unreadable)]
+        over = any(sum(c.colour == side for c in counted) > 15 for side in ("light", "dark"))
+        mixed = _mixed_points(counted, model, settings) if over else []
+        if mixed:
+            unreadable = tuple(sorted(set(unreadable) | set(mixed)))
         occluded = bool(unreadable)
         # More than 15 of a side: a long line seen mostly by colour alone (no round
         # edges) is the likelier misread (a sleeve along the point) than checkers
@@ -481,6 +520,21 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
         diameter=used_diameter,
         timings_ms=timings,
     )
+
+
+def _offcentre_arc(gx: np.ndarray, gy: np.ndarray, cols: _Columns, i: int, v: float, rx: float, ry: float,
+                   dh: float, pw: float, settings: CheckerSettings) -> float:
+    """The far-arc outline score (Lab gradient units, as :func:`_arc_scores`) of a
+    checker ``v`` pixels from point ``i``'s base placed off the point's centre line:
+    the best over horizontal shifts of +-``settings.offcentre_shift`` point widths and
+    vertical shifts within a fifth of a checker."""
+    sx = settings.offcentre_shift * pw
+    xs = np.array([-sx, sx])
+    ys = np.linspace(-0.2 * dh, 0.2 * dh, 5)
+    cx = np.repeat(cols.centres[i] + xs, len(ys))
+    cy = np.tile(cols.bases[i] + cols.dirs[i] * (v + ys), len(xs))
+    d = np.full(len(cx), cols.dirs[i])
+    return float(_arc_scores(gx, gy, cx, cy, rx, ry, d, np.arange(20, 161, 10), same_radius=True).max())
 
 
 def _point_classes() -> np.ndarray:
@@ -601,10 +655,31 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.nda
             ref = free[dist <= settings.template_colour * settings.colour_min]
             if len(ref) < 3:
                 ref = free[np.argsort(dist)[:3]]
+                if float(dist.min()) > settings.colour_min:
+                    # Beyond the points' tips no free point shows the point's colour: the
+                    # empty look is what most free points share, the half of them nearest
+                    # their median (a hand or a shadow over some is left out).
+                    typical = np.linalg.norm(centre[free] - np.median(centre[free], axis=0), axis=1)
+                    ref = free[np.argsort(typical)[:max(3, (len(free) + 1) // 2)]]
             template = np.median(pix[ref], axis=0)  # (n, 3)
-            d = np.sqrt(((pix[idx] - template[None]) ** 2).sum(-1))  # (len(idx), n)
+            diff_c = pix[idx] - template[None]  # (len(idx), n, 3)
+            d = np.sqrt(np.einsum("mnc,mnc->mn", diff_c, diff_c))  # (len(idx), n)
             q = int(round(settings.diff_percentile / 100.0 * (d.shape[1] - 1)))
             raw = np.partition(d, q, axis=1)[:, q]
+            shaded = None
+            if settings.slot_shade > 0:
+                # A shadow or a brighter patch scales a whole disc's colour (about
+                # black) by one factor: the template scaled to the disc (the median of
+                # the per-pixel best factors, within [1 - slot_shade, 1 / (1 -
+                # slot_shade)]) may explain it better. With
+                # tv = template - black, disc - g * template = diff + (1 - g) * tv.
+                tv = template - LAB_BLACK
+                ratio = 1.0 + np.einsum("mnc,nc->mn", diff_c, tv) / np.maximum(np.einsum("nc,nc->n", tv, tv), 1.0)
+                gain = np.clip(np.median(ratio, axis=1), 1.0 - settings.slot_shade, 1.0 / (1.0 - settings.slot_shade))
+                dark = np.nonzero(np.abs(gain - 1.0) > 1e-3)[0]
+                if len(dark):
+                    dd = diff_c[dark] + (1.0 - gain[dark])[:, None, None] * tv[None]
+                    shaded = (dark, np.partition(np.sqrt(np.einsum("mnc,mnc->mn", dd, dd)), q, axis=1)[:, q])
             if dstrips is not None:
                 # Pixels under a die are no evidence: the percentile over the rest of
                 # the disc, or of a slightly wider one when the die hides most of it (a
@@ -634,6 +709,16 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.nda
             # threshold drops towards ``colour_floor`` (dark checkers on dark points).
             noise = float(np.median(raw[np.searchsorted(idx, ref)]))
             tau = float(np.clip(settings.colour_noise_k * noise, settings.colour_floor, settings.colour_min))
+            if shaded is not None:
+                # The threshold stays the one of the unshaded comparison; shading only
+                # ever explains a difference away (not where a die lies: that disc was
+                # judged on its uncovered pixels above).
+                dark, low = shaded
+                if dstrips is not None:
+                    clear = ~dstrips[idx[dark]][:, rows[ok]][:, mask].any(axis=1)
+                    dark, low = dark[clear], low[clear]
+                raw = raw.copy()
+                raw[dark] = np.minimum(raw[dark], low)
             diff[idx, k] = raw / tau
     ev = np.maximum(arc, diff)
     # Whole-length empty templates (points with no arc evidence at all), for occlusion.
@@ -827,6 +912,26 @@ def _at_most_fifteen(checkers: list[Checker], unreadable: set[int] = frozenset()
             weakest = min(candidates, key=lambda j: (out[j].outlined, out[j].score))
             out[weakest] = dataclasses.replace(out[weakest], colour=None)
     return out
+
+
+def _mixed_points(checkers: Sequence[Checker], model: Optional[CheckerColours],
+                  settings: CheckerSettings) -> list[int]:
+    """Points (1..24) whose line holds a checker clearly of each set: its (weighted
+    Lab) distance to one set's colour below ``settings.mixed_ratio`` times that to the
+    other, for both sets. ``checkers``: the checkers counted (their colour given,
+    see :func:`classify_colours`); ``model``: the two colours (``None``: one set in view, nothing is mixed)."""
+    if model is None:
+        return []
+    cen = _weighted(np.array([model.light, model.dark], np.float32), settings)
+    sides: dict[int, set[int]] = {}
+    for c in checkers:
+        if c.place == 0:
+            continue
+        d = np.linalg.norm(cen - _weighted(c.lab, settings), axis=1)
+        j = int(np.argmin(d))
+        if d[j] < settings.mixed_ratio * d[1 - j]:
+            sides.setdefault(c.place, set()).add(j)
+    return sorted(p for p, s in sides.items() if len(s) == 2)
 
 
 def _colour_only_lines(checkers: Sequence[Checker], unreadable: set[int], settings: CheckerSettings) -> list[int]:

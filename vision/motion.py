@@ -100,6 +100,20 @@ class MotionDetector:
             diff = diff.max(axis=2)
         return int(np.count_nonzero(diff > self.pixel_threshold)) / diff.size
 
+    def changed_mask(self, snapshot: Optional[np.ndarray]) -> Optional[np.ndarray]:
+        """(h, w) bool mask, at the detector's comparison size (``width`` pixels
+        wide), of the pixels of the last frame that differ from ``snapshot``
+        (from :meth:`snapshot`) by more than the pixel threshold; ``None`` when
+        there is nothing to compare (no frame yet, or another size)."""
+        import cv2
+
+        if snapshot is None or self._previous is None or snapshot.shape != self._previous.shape:
+            return None
+        diff = cv2.absdiff(self._previous, snapshot)
+        if diff.ndim == 3:
+            diff = diff.max(axis=2)
+        return diff > self.pixel_threshold
+
     def reset(self) -> None:
         """Forget the previous frame (after an outage)."""
         self._previous = None

@@ -59,7 +59,17 @@ def load_image(path: str | pathlib.Path) -> np.ndarray:
         raise ImageError(f"cannot read {p}: {exc.strerror or exc}") from None
     if not data:
         raise ImageError(f"{p} is empty")
-    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    # A truncated or corrupt file makes the decoders log warnings on stderr: the one
+    # line below says what is wrong, so they are silenced for this call.
+    logging = getattr(getattr(cv2, "utils", None), "logging", None)
+    level = logging.getLogLevel() if logging is not None else None
+    try:
+        if logging is not None:
+            logging.setLogLevel(logging.LOG_LEVEL_SILENT)
+        img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    finally:
+        if logging is not None:
+            logging.setLogLevel(level)
     if img is None:
         raise ImageError(f"{p} is not an image OpenCV can decode")
     if img.shape[0] < 32 or img.shape[1] < 32:

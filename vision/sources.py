@@ -360,3 +360,28 @@ class FrameGrabber:
     def ended(self) -> bool:
         """True once a finite source has delivered its last frame."""
         return self._ended
+
+
+def unrelated_photos(source, sample: int = 12) -> Optional[str]:
+    """Why the frames of ``source`` look like unrelated still photos rather than
+    a recording (to be read one by one, ``companion watch --stills``), or
+    ``None``: a single image file; a folder whose images (up to ``sample`` of
+    them, spread over the folder, decoded at 1/8 size) differ in size, with no
+    size shared by three quarters of them, as photos from different cameras do
+    (the frames of one camera share one size, but for a bad frame or two).
+    Other sources (cameras, streams, videos) give ``None``."""
+    import cv2
+
+    if isinstance(source, _SingleImageSource):
+        return "a single photo"
+    if not isinstance(source, FolderSource) or len(source.files) < 2:
+        return None
+    step = max(1, len(source.files) // sample)
+    sizes: dict[tuple[int, ...], int] = {}
+    for path in source.files[::step][:sample]:
+        image = cv2.imread(str(path), cv2.IMREAD_REDUCED_GRAYSCALE_8)
+        if image is not None:
+            sizes[image.shape[:2]] = sizes.get(image.shape[:2], 0) + 1
+    if len(sizes) > 1 and max(sizes.values()) < 0.75 * sum(sizes.values()):
+        return "the images differ in size (photos, not the frames of one camera)"
+    return None

@@ -65,13 +65,15 @@ def register(subparsers: Any) -> None:
                    help="a die resting flat on a checker: fine (USBGF 2017, default) or cocked (older rules)")
     p.add_argument("--mode", choices=("tournament", "teaching"), default="tournament")
     p.add_argument("--bottom-colour", choices=("light", "dark"), help="colour of the player at the image's bottom (default: from the first board)")
-    p.add_argument("--still-ms", type=_non_negative, default=None, help="ms the board must be still before a reading counts (default 30)")
+    p.add_argument("--still-ms", type=_non_negative, default=None, help="ms the board must be still before a reading counts (default 30; the frame in which "
+                        "the dice are picked up is judged at once when nothing else in the picture changed)")
     p.add_argument("--votes", type=int, default=None, help="frames voting on each reading (default 3)")
     p.add_argument("--fps", type=float, default=None, help="frame rate of a folder of images (default 30; the demo 10)")
     p.add_argument("--speed", type=_non_negative, default=None,
                    help="play a file or folder at this multiple of real time (0: as fast as possible; default 0, demo 1)")
     p.add_argument("--stills", action="store_true",
-                   help="the frames are unrelated photos: read each one on its own (no motion, no votes, board found per photo)")
+                   help="the frames are unrelated photos: read each one on its own (no motion, no votes, board found per "
+                        "photo); automatic for a single image and for a folder of images of different sizes")
     p.add_argument("-v", "--verbose", action="store_true", help="show every stable reading (on for the demo)")
     p.add_argument("--keyboard", choices=("auto", "on", "off"), default="auto", help="read keyboard overrides from standard input")
     p.set_defaults(func=run)
@@ -133,7 +135,16 @@ def make_frame_reader(calibration: Any = None, die_on_checker: str = "flat_ok", 
         reader = BoardReader(**extra)
     fixed_corners = None if corners is None else [[float(x), float(y)] for x, y in corners]
 
+    def new_frame() -> None:
+        # DicePlugin keeps the detector's scan of "the same frame" for the dice
+        # and the cube, keyed on a 16x16 pixel sample: two frames that differ
+        # only between the samples (a die thrown onto a still board, a static
+        # camera picture) would share a scan. Each read is a new frame.
+        if plugin is not None and hasattr(plugin, "_key"):
+            plugin._key = None
+
     def read(image: Any):
+        new_frame()
         h, w = image.shape[:2]
         if register_each_frame and fixed_corners is None and profile is None:
             reader.field = None
@@ -154,6 +165,51 @@ def make_frame_reader(calibration: Any = None, die_on_checker: str = "flat_ok", 
             plugin.checkers = _checker_discs(result, reader.settings.work_scale)
         return result.observation
 
+    def read_dice(image: Any):
+        """The dice of ``image`` alone (no checkers, no cube) on the fixed
+        registration: a tuple of ``DieReading``, or ``None`` when there is no
+        dice plug-in or no registration for this frame size (for the session's
+        dice pick-up check)."""
+        h, w = image.shape[:2]
+        if plugin is None or reader.field is None or tuple(reader.field.image_size) != (w, h) or register_each_frame:
+            return None
+        new_frame()
+        return tuple(plugin.dice(image, reader.field))
+
+    def set_roller(side: Any) -> None:
+        """The image side (``"bottom"``/``"top"``) of the player whose roll comes
+        next, or ``None`` (unknown): a die outside that player's right-hand
+        board is then read as cocked (``vision.cocked.judge_roll``)."""
+        if plugin is not None:
+            plugin.roller = side
+
+    def dice_near(image: Any, boxes: Any):
+        """The dice found near ``boxes`` ((x0, y0, x1, y1) image pixels: where
+        dice lay) only, with the dice reader's detector and classifier run on a
+        window of three die sides around each box (a small fraction of the
+        field): a tuple of ``DieReading``, or ``None`` when not possible (no
+        plug-in or registration). For the session's dice pick-up check, where
+        the picture is proven unchanged everywhere else."""
+        h, w = image.shape[:2]
+        if plugin is None or reader.field is None or tuple(reader.field.image_size) != (w, h) or register_each_frame:
+            return None
+        from vision.dice import field_search_region
+
+        _, die_px = field_search_region(reader.field, image.shape)
+        found = []
+        for x0, y0, x1, y1 in boxes:
+            m = 1.5 * max(die_px, x1 - x0, y1 - y0)
+            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+            roi = (int(max(cx - m, 0)), int(max(cy - m, 0)), int(min(cx + m, w)), int(min(cy + m, h)))
+            if roi[2] - roi[0] < 8 or roi[3] - roi[1] < 8:
+                continue
+            cands = plugin.reader.candidates(image, die_px, roi)
+            found += plugin.reader.dice_from_scan(cands, plugin.reader.classify(image, cands, wider=False))
+        return tuple(found)
+
+    read.read_dice = read_dice  # type: ignore[attr-defined]
+    read.dice_near = dice_near  # type: ignore[attr-defined]
+    read.set_roller = set_roller  # type: ignore[attr-defined]
     read.board_reader = reader  # type: ignore[attr-defined]
     read.dice_plugin = plugin  # type: ignore[attr-defined]
     return read
@@ -307,6 +363,11 @@ def run(args: argparse.Namespace) -> int:
     except SourceError as exc:
         raise UserError(str(exc)) from None
 
+    from vision.sources import unrelated_photos
+
+    photos_why = None if (args.stills or demo) else unrelated_photos(source)
+    if photos_why:
+        args.stills = True
     window = (1 if args.stills else 3) if args.votes is None else args.votes
     stability = StabilitySettings(
         still_ms=(0.0 if args.stills else 30.0) if args.still_ms is None else args.still_ms,
@@ -325,6 +386,9 @@ def run(args: argparse.Namespace) -> int:
 
         def say(text: str) -> None:
             print(text, file=human, flush=True)
+
+        if photos_why:
+            say(f"{photos_why}: each photo is read on its own (as --stills)")
 
         try:
             session = Session(
@@ -370,6 +434,10 @@ def run(args: argparse.Namespace) -> int:
 
         session.run(grabber, stop, pace=pace)
         st = session.state()
+        if args.stills and session.photo_status:
+            say("photos: " + ", ".join(f"{n} {k}" for k, n in sorted(session.photo_status.items())))
+        elif not args.stills and not source.live and st["frames"]["seen"] and session.frames_read == 0:
+            say("no still board was seen: if these frames are unrelated photos, use --stills")
         say(f"done: {st['frames']['seen']} frames, score {st['score'][0]}-{st['score'][1]}")
         return 0
     finally:
