@@ -11,7 +11,9 @@ from vision.dice import pyramid_scales, resize
 def test_small_photo_is_not_enlarged_beyond_the_first_two_levels():
     # a 640x480 photo: 192 and 384 pixels wide (not enlarged to 768)
     assert pyramid_scales(640, (192, 384, 768)) == pytest.approx([0.3, 0.6])
-    assert pyramid_scales(800, (192, 384, 768)) == pytest.approx([0.24, 0.48, 0.96])
+    # nor searched at nearly its own resolution (pips would be proposed as small dice)
+    assert pyramid_scales(800, (192, 384, 768)) == pytest.approx([0.24, 0.48])
+    assert pyramid_scales(1000, (192, 384, 768)) == pytest.approx([0.192, 0.384, 0.768])
 
 
 def test_large_frame_gets_three_halvings():

@@ -5,7 +5,7 @@ Two small networks run through OpenCV's DNN module (models in ``vision/models``,
 
 1. a fully convolutional detector gives a heatmap of die centres and each die's size at stride 4.
    Without a registered board it runs on an image pyramid (long side 192, 384 and, for frames
-   of at least 768 pixels, 768) so dice from about 10 to 200 pixels are found; with a
+   of at least 1000 pixels, 768) so dice from about 10 to 200 pixels are found; with a
    ``field`` (see :mod:`vision.registration`) it runs once on the board's region at the scale where
    a die is about 12 pixels;
 2. a classifier reads a 32x32 patch around each centre: pip value 1..6, "not a die" or "doubling
@@ -67,11 +67,12 @@ class DiceSettings:
     coarsest also larger ones; ``fast_resize``: shrink for the detector with :func:`resize` (an
     integer area step then bilinear, about 1.8 ms faster on a registered 1280x720 frame) instead of
     OpenCV's area resize the shipped detector was trained with (off: it changed readings, e.g. a
-    false die on a real board photo); ``merge_size_ratio``: candidates of sizes this many times apart are
-    not merged (see :func:`merge_candidates`; infinite: merged by distance alone); ``nested``: a reading inside another at least this many times
-    larger is dropped (a pip read as a die; see :func:`thin_dice`);
-    ``max_candidates``: the strongest detector
-    peaks kept per frame. ``wider``, ``accept_peak`` and ``peak_accept`` were chosen on fold 1
+    false die on a real board photo); ``merge_size_ratio``: candidates of sizes this many times
+    apart are not merged (see :func:`merge_candidates`; infinite: merged by distance alone);
+    ``nested``: a reading inside another at least this many times larger is dropped (a pip read
+    as a die; see :func:`thin_dice`); ``value_patch``: the classifier's patch side (pixels; 32
+    for the shipped model, 48 for ``--cls-arch strided``); ``max_candidates``: the strongest
+    detector peaks kept per frame. ``wider``, ``accept_peak`` and ``peak_accept`` were chosen on fold 1
     (training photos): most dice found with no more wrong values or false dice than before.
     """
 
@@ -287,12 +288,13 @@ class DiceReader:
 def pyramid_scales(long_side: int, sides: Sequence[int]) -> list[float]:
     """Detector scales for a free photo whose longer side is ``long_side`` pixels: the image is
     resized so its longer side is each of ``sides`` (pixels), never enlarged more than 4x; sides
-    beyond the first two are used only when they do not enlarge the photo. Scales closer than a
-    factor 1.4 to the previous one are dropped."""
+    beyond the first two are used only when they shrink the photo to 0.77 or less (at nearly its
+    own resolution the detector proposes pips as small dice, which the shipped classifier reads as
+    "1"). Scales closer than a factor 1.4 to the previous one are dropped."""
     out: list[float] = []
     for k, side in enumerate(sides):
         s = min(side / long_side, 4.0)
-        if k >= 2 and s > 1.0:
+        if k >= 2 and s > 0.77:
             break
         if not out or s > out[-1] * 1.4:
             out.append(s)
