@@ -71,7 +71,11 @@ class DiceSettings:
     apart are not merged (see :func:`merge_candidates`; infinite: merged by distance alone);
     ``nested``: a reading inside another at least this many times larger is dropped (a pip read
     as a die; see :func:`thin_dice`); ``value_patch``: the classifier's patch side (pixels; 32
-    for the shipped model, 48 for ``--cls-arch strided``); ``max_candidates``: the strongest
+    for the shipped model, 48 for ``--cls-arch strided``); ``field_detector``: file name (in the
+    models folder) of a detector used instead of ``dice_detector.onnx`` when the die size is known
+    (a registered board), with ``fast_resize``: ``"dice_detector_fast.onnx"`` is 0.6x the time
+    of a registered frame at a small cost in dice and cubes found (vision/models/README.md);
+    ``max_candidates``: the strongest
     detector peaks kept per frame. ``wider``, ``accept_peak`` and ``peak_accept`` were chosen on fold 1
     (training photos): most dice found with no more wrong values or false dice than before.
     """
@@ -93,6 +97,7 @@ class DiceSettings:
     merge_size_ratio: float = math.inf
     fast_resize: bool = False
     value_patch: int = VALUE_PATCH
+    field_detector: Optional[str] = None
     max_candidates: int = 96
     max_dice: int = 64
 
@@ -130,17 +135,24 @@ class DiceReader:
                 raise FileNotFoundError(f"dice model missing: {path}")
         self.models_dir = folder
         self.detector = cv2.dnn.readNetFromONNX(str(det))
-        self.classifier = cv2.dnn.readNetFromONNX(str(cls))
         self.settings = settings or DiceSettings()
+        self.field_detector = self.detector
+        if self.settings.field_detector:
+            fdet = folder / self.settings.field_detector
+            if not fdet.is_file():
+                raise FileNotFoundError(f"dice model missing: {fdet}")
+            self.field_detector = cv2.dnn.readNetFromONNX(str(fdet))
+        self.classifier = cv2.dnn.readNetFromONNX(str(cls))
 
     # ------------------------------------------------------------------ detection
     def detect(self, image_bgr: np.ndarray, scale: float,
                roi: Optional[tuple[int, int, int, int]] = None,
-               sizes: Optional[tuple[float, float]] = None) -> list[Candidate]:
+               sizes: Optional[tuple[float, float]] = None, field: bool = False) -> list[Candidate]:
         """Die centre candidates from one detector pass over ``image_bgr`` (optionally the
         ``roi`` ``(x0, y0, x1, y1)``) resized by ``scale``; coordinates in full-image pixels.
         ``sizes``: keep only candidates whose side at the detector's input is in this range
-        (pixels; a pyramid level outside the sizes it was trained for misjudges them)."""
+        (pixels; a pyramid level outside the sizes it was trained for misjudges them). ``field``:
+        use the registered-board detector (:class:`DiceSettings` ``field_detector``)."""
         import cv2
 
         x0, y0 = 0, 0
@@ -150,13 +162,14 @@ class DiceReader:
             img = image_bgr[y0:y1, x0:x1]
         h, w = img.shape[:2]
         sw, sh = max(int(round(w * scale)), 16), max(int(round(h * scale)), 16)
-        if self.settings.fast_resize:
+        if self.settings.fast_resize or (field and self.settings.field_detector):
             img = resize(img, (sw, sh))
         elif (sw, sh) != (w, h):
             img = cv2.resize(img, (sw, sh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
         sx, sy = sw / w, sh / h
-        self.detector.setInput(detector_blob(img))
-        out = self.detector.forward()[0]
+        net = self.field_detector if field else self.detector
+        net.setInput(detector_blob(img))
+        out = net.forward()[0]
         logits = out[0]
         heat = 1.0 / (1.0 + np.exp(-logits))
         peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= self.settings.peak)
@@ -194,7 +207,8 @@ class DiceReader:
             lo, hi = self.settings.level_sizes
             cands += self.detect(image_bgr, min(s, 4.0), roi,
                                  None if len(scales) == 1 else (0.0 if k == len(scales) - 1 else lo,
-                                                                1e9 if k == 0 else hi))
+                                                                1e9 if k == 0 else hi),
+                                 field=die_px is not None)
         return merge_candidates(cands, self.settings.merge, self.settings.merge_size_ratio)[: self.settings.max_candidates]
 
     # ------------------------------------------------------------------ classification
