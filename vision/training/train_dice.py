@@ -154,11 +154,12 @@ def classifier_samples(items: list[tuple[np.ndarray, LabelledImage]], rng: np.ra
 # ----------------------------------------------------------------------------- detector data
 def detector_sample(img: np.ndarray, item: LabelledImage, rng: np.random.Generator,
                     crop: int = 192, die_range: tuple[float, float] = (11.0, 44.0),
-                    blur_prob: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                    blur_prob: float = 0.0, fast_resize: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One augmented crop: (3, crop, crop) float32 input, (crop/4, crop/4) heat target,
     (crop/4, crop/4) log-size target (NaN where no centre). Cubes count as dice here. The image is
     scaled so its median die side is log-uniform in ``die_range`` (pixels); ``blur_prob``: share
-    of crops given a motion blur."""
+    of crops given a motion blur; ``fast_resize``: shrink with :func:`vision.dice.resize` (as
+    ``DiceSettings.fast_resize`` does at run time) instead of OpenCV's area resize."""
     sizes = die_sizes(item)
     med = float(np.median(sizes)) if len(sizes) else 40.0
     if len(item.cube_boxes):
@@ -170,7 +171,11 @@ def detector_sample(img: np.ndarray, item: LabelledImage, rng: np.random.Generat
     scale = target / med
     h, w = img.shape[:2]
     sw, sh = max(int(round(w * scale)), 1), max(int(round(h * scale)), 1)
-    small = cv2.resize(img, (sw, sh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    if fast_resize:
+        from vision.dice import resize
+        small = resize(img, (sw, sh))
+    else:
+        small = cv2.resize(img, (sw, sh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
     centers = item.centers * scale
     ssz = sizes * scale
     # choose the crop window: around a random die most of the time
@@ -333,7 +338,8 @@ def train_classifier(items, epochs: int, rng, log, hard: Optional[dict] = None,
 
 
 def train_detector(items, epochs: int, rng, log, per_epoch: int = 1200, width: int = 16, arch: str = "plain",
-                   die_range: tuple[float, float] = (11.0, 44.0), blur_prob: float = 0.0) -> nn.Module:
+                   die_range: tuple[float, float] = (11.0, 44.0), blur_prob: float = 0.0,
+                   fast_resize: bool = False) -> nn.Module:
     """Train the centre/size detector on augmented crops from ``items``: ``arch`` ``"plain"``
     (:class:`DiceDetector` with ``width`` channels in its first layer) or ``"fast"``
     (:class:`FastDiceDetector`); ``die_range``, ``blur_prob``: see :func:`detector_sample`."""
@@ -349,7 +355,8 @@ def train_detector(items, epochs: int, rng, log, per_epoch: int = 1200, width: i
             xs, hs, ls = [], [], []
             for _ in range(32):
                 img, item = items[int(rng.integers(len(items)))]
-                x, hm, lz = detector_sample(img, item, rng, die_range=die_range, blur_prob=blur_prob)
+                x, hm, lz = detector_sample(img, item, rng, die_range=die_range, blur_prob=blur_prob,
+                                            fast_resize=fast_resize)
                 xs.append(x); hs.append(hm); ls.append(lz)
             xb = torch.from_numpy(np.stack(xs))
             hb = torch.from_numpy(np.stack(hs))
@@ -517,6 +524,8 @@ def main() -> None:
     ap.add_argument("--det-arch", choices=["plain", "fast"], default="plain", help="detector network")
     ap.add_argument("--det-range", type=float, nargs=2, default=[11.0, 44.0],
                     help="detector training: die sides (pixels at its input) drawn from this range")
+    ap.add_argument("--fast-resize", action="store_true",
+                    help="detector training images shrunk as DiceSettings.fast_resize does at run time")
     ap.add_argument("--det-crops", type=int, default=1200, help="detector training crops per epoch")
     ap.add_argument("--hard-radius", type=float, default=0.5,
                     help="false alarms closer than this x die size to a labelled die are not used")
@@ -568,7 +577,8 @@ def main() -> None:
                {"input": {0: "n"}, "output": {0: "n"}})
     if args.only in (None, "det"):
         det = train_detector(items, args.det_epochs, rng, log, per_epoch=args.det_crops, width=args.det_width,
-                             arch=args.det_arch, die_range=tuple(args.det_range), blur_prob=args.blur)
+                             arch=args.det_arch, die_range=tuple(args.det_range), blur_prob=args.blur,
+                             fast_resize=args.fast_resize)
         export(det, torch.zeros(1, 3, 192, 192), args.out / "dice_detector.onnx",
                {"input": {2: "h", 3: "w"}, "output": {2: "gh", 3: "gw"}})
     if args.only in (None, "cube") and not args.skip_cube:
