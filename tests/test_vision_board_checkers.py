@@ -261,18 +261,19 @@ def test_real_photos_without_a_hand_have_no_unreadable_point(shared_data):
     assert not flagged, flagged
 
 
+@pytest.mark.parametrize("factor", [0.7, 1.25])
 @pytest.mark.parametrize("style", list(STYLES))
-def test_a_cast_shadow_is_no_hand_and_no_checker(style):
-    """The soft shadow of something beside the board (30% darker) over a third of the
-    field darkens its colours without changing them: no point becomes unreadable and
-    every point is still read right (empty shaded points are no checkers)."""
+def test_a_cast_shadow_or_a_bright_patch_is_no_hand_and_no_checker(style, factor):
+    """The soft shadow of something beside the board (30% darker), or a lamp's brighter
+    patch (25% brighter), over a third of the field scales its colours without changing
+    them: no point becomes unreadable and every point is still read right."""
     r = render_board(BoardState.starting(), style, lighting=Lighting(blur=0.6, noise=2))
     h, w = r.image.shape[:2]
     field = field_from_corners(r.corners, (w, h))
     quad = np.array([[0.3, 0.0], [0.95, 0.0], [0.95, 0.45], [0.3, 0.45]]) * np.array(field.size)
     pts = cv2.perspectiveTransform(quad[None].astype(np.float64), np.linalg.inv(field.homography))[0]
     shade = np.ones((h, w), np.float32)
-    cv2.fillConvexPoly(shade, np.round(pts).astype(np.int32), 0.7)
+    cv2.fillConvexPoly(shade, np.round(pts).astype(np.int32), factor)
     shade = cv2.GaussianBlur(shade, (0, 0), 5)
     shaded = np.clip(r.image.astype(np.float32) * shade[..., None], 0, 255).astype(np.uint8)
     obs = BoardReader(field=field).read(shaded).to_dict()
@@ -301,3 +302,19 @@ def test_a_checker_off_the_point_centre_line_is_looked_at_again():
                           np.arange(20, 161, 10), same_radius=True)[0]
     shifted = _offcentre_arc(gx, gy, cols, i, v, rx, ry, 2 * ry, pw, settings)
     assert shifted >= 1.2 * centred, (shifted, centred)
+
+
+def test_a_fixed_camera_reads_a_frame_alike_with_its_cached_geometry():
+    """The first frame fits the halves and the checker size; later frames reuse them (and
+    skip the size search): the same frame reads the same either way."""
+    rng = np.random.default_rng(8)
+    for i, style in enumerate(("walnut", "felt")):
+        r = render_board(random_state(rng, max_stack=6), style, lighting=Lighting(blur=0.6, noise=2), seed=i)
+        h, w = r.image.shape[:2]
+        reader = BoardReader(field=field_from_corners(r.corners, (w, h)))
+        first = reader.read(r.image).to_dict()
+        assert reader._geometry is not None
+        again = reader.read(r.image).to_dict()
+        for key in ("points", "bar", "unreadable_points"):
+            assert first[key] == again[key]
+

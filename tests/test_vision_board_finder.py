@@ -160,3 +160,23 @@ def test_quick_scores_rank_the_field_above_near_misses():
     s = _quick_scores(lab, np.stack([q, half, turned]))
     assert s[0] > 0.4
     assert s[0] > max(s[1:]) + 0.1, s
+
+
+@pytest.mark.parametrize("style", ["tournament", "walnut"])
+def test_refining_brings_a_side_pushed_out_back_to_the_field_edge(style):
+    """A found field whose top side lies on the frame (3% out) and whose right side lies
+    over the points (3% in) is moved back towards the field's edges."""
+    from vision.board_finder import _refine_sides
+
+    r = render_board(BoardState.starting(), style, lighting=Lighting(noise=2))
+    lab = cv2.cvtColor(r.image, cv2.COLOR_BGR2LAB)
+    q = r.corners.astype(np.float64)
+    off = q.copy()
+    down = (q[3] - q[0]) * 0.03
+    across = (q[1] - q[0]) * 0.03
+    off[0] -= down
+    off[1] -= down
+    off[1] -= across
+    off[2] -= across
+    refined = _refine_sides(lab, off)
+    assert corner_error(refined, q) < 0.75 * corner_error(off, q), (corner_error(refined, q), corner_error(off, q))

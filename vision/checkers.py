@@ -15,12 +15,16 @@ working scale (``CheckerSettings.work_scale``) for speed. Stage by stage:
    at a few radii and slot offsets; its 30th percentile over the arc's angles is high
    only for an outline running along most of the arc, not for the straight sides of
    a point or the field's edge. Rims, shadows and outlines make dark checkers on dark
-   points and light ones on light points visible.
+   points and light ones on light points visible. Checkers are rarely placed dead
+   centre: a near miss just above a line whose top checker shows its outline is
+   looked at again a little to either side (``offcentre_shift``).
 4. **Template evidence.** The twelve points of one colour look alike when empty. Per
    slot, the points without an outline whose middle shows their point colour give an
    empty template (per-pixel median); a slot whose disc differs from it over most of
    its area (``diff_percentile``) holds something. The threshold adapts to how well
-   the empty points match their template (``colour_floor`` .. ``colour_min``).
+   the empty points match their template (``colour_floor`` .. ``colour_min``). A shadow
+   or a brighter patch scales a disc's colour by one factor: the template scaled to
+   fit may explain a difference away (``slot_shade``); it never adds one.
 5. **Stacks.** A point's count is the run of slots from the base whose evidence (the
    stronger cue) reaches 1; a faint slot inside a stack is bridged (``slot_weak``).
 6. **Colours.** A point holds one colour: its checkers' median inner colour. The two
@@ -29,9 +33,11 @@ working scale (``CheckerSettings.work_scale``) for speed. Stage by stage:
    from both (dice, shadows) are dropped (:func:`classify_colours`).
 7. **Bar.** Runs along the bar's own band that differ from the empty bar, or show a
    checker's outline; hinge pairs mirrored about the middle are dropped.
-8. **Occlusion.** Hands, arms and cups: large blobs that neither the empty templates
-   nor the checker colours explain, over a point's counted checkers or the slot
-   after them, make the point unreadable (:mod:`vision.occlusion`).
+8. **Occlusion.** Hands, arms and cups: large, thick blobs that neither the empty
+   templates (in any light) nor the checker colours explain, over a point's counted
+   checkers or the slot after them, make the point unreadable (:mod:`vision.occlusion`);
+   so does, while a side has more than 15, a line holding a clearly light and a
+   clearly dark checker (a point holds one colour: a sleeve or its shadow lies over it).
 
 Dice: given the dice's boxes (``dice_mask``, from the dice plug-in), the pixels
 under a die give no outline and no template difference; a slot a die covers is
@@ -204,7 +210,7 @@ class _Columns:
 
 
 #: OpenCV 8-bit Lab of black: a shadow scales lightness and chroma about it.
-_NEUTRAL = np.array([0.0, 128.0, 128.0], np.float32)
+LAB_BLACK = np.array([0.0, 128.0, 128.0], np.float32)
 
 
 def _lab(field_bgr: np.ndarray) -> np.ndarray:
@@ -417,9 +423,10 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
         e = ev["evidence"][i]
         n = _stack_count(e, settings, ev["covered"][i])
         while (settings.offcentre_shift > 0 and n < len(e) and e[n] >= settings.offcentre_floor
-               and ev["covered"][i, n] < 0.2):
+               and ev["covered"][i, n] < 0.2 and (n == 0 or ev["arc"][i, n - 1] >= 1.0)):
             # Checkers are rarely placed dead centre: a near miss at the slot after the
-            # run is looked at again a little to either side.
+            # run is looked at again a little to either side, when the run's top checker
+            # shows its own outline (a line seen by colour alone may be a sleeve).
             shifted = _offcentre_arc(gx, gy, cols, i, float(ev["v"][n]), rx, ry, dh, pw, settings) / thr
             if shifted < 1.0:
                 break
@@ -478,9 +485,12 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
                      and float(ev["arc"][i, :min(counts[i], ev["arc"].shape[1])].max()) < settings.shapeless_arc]
         if shapeless:
             unreadable = tuple(sorted(set(unreadable) | set(shapeless)))
-        # A point holds one colour: a line with a clearly light and a clearly dark
-        # checker is a hand, a sleeve or its shadow over part of it.
-        mixed = _mixed_points([c for c in labelled if c.colour is not None], model, settings)
+        # A point holds one colour: while a side has more than 15 checkers, a line with a
+        # clearly light and a clearly dark checker is a hand, a sleeve or its shadow over
+        # part of it (with 15 or fewer it may as well be a die on a checker).
+        counted = [c for c in labelled if c.colour is not None and c.place not in set(unreadable)]
+        over = any(sum(c.colour == side for c in counted) > 15 for side in ("light", "dark"))
+        mixed = _mixed_points(counted, model, settings) if over else []
         if mixed:
             unreadable = tuple(sorted(set(unreadable) | set(mixed)))
         occluded = bool(unreadable)
@@ -658,14 +668,15 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.nda
             raw = np.partition(d, q, axis=1)[:, q]
             shaded = None
             if settings.slot_shade > 0:
-                # A shadow darkens a whole disc's colour (about black) by one factor:
-                # the template darkened to the disc (the median of the per-pixel best
-                # factors, within [1 - slot_shade, 1]) may explain it better. With
+                # A shadow or a brighter patch scales a whole disc's colour (about
+                # black) by one factor: the template scaled to the disc (the median of
+                # the per-pixel best factors, within [1 - slot_shade, 1 / (1 -
+                # slot_shade)]) may explain it better. With
                 # tv = template - black, disc - g * template = diff + (1 - g) * tv.
-                tv = template - _NEUTRAL
+                tv = template - LAB_BLACK
                 ratio = 1.0 + np.einsum("mnc,nc->mn", diff_c, tv) / np.maximum(np.einsum("nc,nc->n", tv, tv), 1.0)
-                gain = np.clip(np.median(ratio, axis=1), 1.0 - settings.slot_shade, 1.0)
-                dark = np.nonzero(gain < 0.999)[0]
+                gain = np.clip(np.median(ratio, axis=1), 1.0 - settings.slot_shade, 1.0 / (1.0 - settings.slot_shade))
+                dark = np.nonzero(np.abs(gain - 1.0) > 1e-3)[0]
                 if len(dark):
                     dd = diff_c[dark] + (1.0 - gain[dark])[:, None, None] * tv[None]
                     shaded = (dark, np.partition(np.sqrt(np.einsum("mnc,mnc->mn", dd, dd)), q, axis=1)[:, q])
@@ -700,9 +711,14 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.nda
             tau = float(np.clip(settings.colour_noise_k * noise, settings.colour_floor, settings.colour_min))
             if shaded is not None:
                 # The threshold stays the one of the unshaded comparison; shading only
-                # ever explains a difference away.
+                # ever explains a difference away (not where a die lies: that disc was
+                # judged on its uncovered pixels above).
+                dark, low = shaded
+                if dstrips is not None:
+                    clear = ~dstrips[idx[dark]][:, rows[ok]][:, mask].any(axis=1)
+                    dark, low = dark[clear], low[clear]
                 raw = raw.copy()
-                raw[shaded[0]] = np.minimum(raw[shaded[0]], shaded[1])
+                raw[dark] = np.minimum(raw[dark], low)
             diff[idx, k] = raw / tau
     ev = np.maximum(arc, diff)
     # Whole-length empty templates (points with no arc evidence at all), for occlusion.

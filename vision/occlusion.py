@@ -19,9 +19,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-
-#: OpenCV 8-bit Lab of black: lightness and chroma scale about it.
-_NEUTRAL = np.array([0.0, 128.0, 128.0], np.float32)
+from vision.checkers import LAB_BLACK
 
 
 def find_occluders(strips: np.ndarray, templates: Sequence[np.ndarray], classes: np.ndarray, counts: Sequence[int],
@@ -127,7 +125,7 @@ def _shaded(pix: np.ndarray, ref: np.ndarray, shade: float, residual: float) -> 
     ``ref`` ((..., 3) or (3,)); the colour about black (L, a - 128, b - 128) scaled by
     the best k within [1 - ``shade``, 1 / (1 - ``shade``)] lies within ``residual`` Lab
     units. Returns a bool array of ``pix``'s shape without its last axis."""
-    pv = pix - _NEUTRAL
-    tv = np.broadcast_to(np.asarray(ref, np.float32) - _NEUTRAL, pv.shape)
+    pv = pix - LAB_BLACK
+    tv = np.broadcast_to(np.asarray(ref, np.float32) - LAB_BLACK, pv.shape)
     k = np.clip((pv * tv).sum(axis=-1) / np.maximum((tv * tv).sum(axis=-1), 1.0), 1.0 - shade, 1.0 / (1.0 - shade))
     return np.linalg.norm(pv - k[..., None] * tv, axis=-1) <= residual
