@@ -115,6 +115,10 @@ def test_the_referee_says_who_rolls_next_and_overrules_a_stale_half():
     show(Scene(played, hand=True), frames=1)
     show(Scene(played))
     assert ref.phase.value == "roll" and ref.expected_roller() == 1
+    session.double(1)  # the doubler rolls after a take
+    assert ref.phase.value == "cube_response" and ref.expected_roller() == 1
+    session.take(0)
+    assert ref.phase.value == "roll" and ref.expected_roller() == 1
     # player 1's dice in its own right-hand board (image left), but marked
     # wrong_half by a reading still told that player 0 rolls
     stale = lambda obs: dataclasses.replace(obs, dice=tuple(  # noqa: E731
