@@ -1,8 +1,9 @@
 """Speed of the dice and cube readers on one core: ``python benchmarks/bench_dice.py [--frames N]``.
 
 - registered 1280x720 board frames (rendered, with a roll and a cube): dice + cube from one
-  detector pass (:func:`vision.cube.read_dice_and_cube` with the field), and the same plus the
-  cocked-dice judgement (:func:`vision.cocked.judge_roll`, tilt network included);
+  detector pass (:func:`vision.cube.read_dice_and_cube` with the field), the same plus the
+  cocked-dice judgement (:func:`vision.cocked.judge_roll`, tilt network included), and dice + cube
+  with the optional fast registered-board detector (``DiceSettings.field_detector``);
 - free photos (the real dice photos, 640x640 and 640x480): the image pyramid, no field.
 
 Prints medians and p99 in milliseconds, and the ratio to a baseline measured in the same process
@@ -55,20 +56,24 @@ def main() -> int:
 
     from vision.cocked import TiltModel, judge_roll
     from vision.cube import CubeReader, read_dice_and_cube
-    from vision.dice import DiceReader
+    from vision.dice import DiceReader, DiceSettings
     from vision.dice_data import default_dice_root, iter_datasets
     from vision.render_dice import render_roll_on_board
 
     cv2.setNumThreads(1)
     reader, cube_reader, tilt = DiceReader(), CubeReader(), TiltModel()
+    fast = DiceReader(settings=DiceSettings(field_detector="dice_detector_fast.onnx"))
     rng = np.random.default_rng(0)
     rolls = [render_roll_on_board(rng) for _ in range(args.frames)]
     frame = rolls[0].image
     base = timed(lambda: cv2.GaussianBlur(frame, (5, 5), 0), 200)
-    reg, reg_cocked = [], []
+    reg, reg_cocked, reg_fast = [], [], []
     for roll in rolls:
         read_dice_and_cube(roll.image, roll.field, reader=reader, cube_reader=cube_reader)  # warm-up
         reg += timed(lambda: read_dice_and_cube(roll.image, roll.field, reader=reader, cube_reader=cube_reader), args.repeat)
+        read_dice_and_cube(roll.image, roll.field, reader=fast, cube_reader=cube_reader)
+        reg_fast += timed(lambda: read_dice_and_cube(roll.image, roll.field, reader=fast, cube_reader=cube_reader),
+                          args.repeat)
 
         def full() -> None:
             dice, _ = read_dice_and_cube(roll.image, roll.field, reader=reader, cube_reader=cube_reader)
@@ -88,11 +93,13 @@ def main() -> int:
         "baseline_gaussian_blur_1280x720": summary(base),
         "registered_1280x720_dice_and_cube": summary(reg),
         "registered_1280x720_dice_cube_and_cocked": summary(reg_cocked),
+        "registered_1280x720_dice_and_cube_fast_detector": summary(reg_fast),
         "free_photo": {k: summary(v) for k, v in free.items()},
         "threads": 1,
     }
     print(f"baseline (5x5 blur of a 1280x720 frame): median {bmed:.3f} ms")
-    for key in ("registered_1280x720_dice_and_cube", "registered_1280x720_dice_cube_and_cocked"):
+    for key in ("registered_1280x720_dice_and_cube", "registered_1280x720_dice_cube_and_cocked",
+                "registered_1280x720_dice_and_cube_fast_detector"):
         s = res[key]
         print(f"{key}: median {s['median_ms']:.2f} ms, p99 {s['p99_ms']:.2f} ms, "
               f"{s['median_ms'] / bmed:.0f}x baseline (target 10 ms)")

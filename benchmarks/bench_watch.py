@@ -22,9 +22,11 @@ What it does, all in one process pinned to one core (OpenCV and BLAS threads 1):
    camera through the grabber thread (the newest frame wins, as with a real
    camera); for every end of turn (the first frame without the dice after a
    play) the wall time from that frame's delivery to its verdict; median, p90
-   pooled over ``--runs`` runs (and each run's median), the frames processed and
-   dropped, and how many ends of turn were judged on the pick-up frame itself
-   (``StabilitySettings.fast_pickup``).
+   pooled over ``--runs`` runs (and each run's median), the part of it spent
+   processing the frame that gave the verdict (the rest is waiting for the
+   frame before it, e.g. a read of a still hand frame, which grows with CPU
+   contention), the frames processed and dropped, and how many ends of turn
+   were judged on the pick-up frame itself (``StabilitySettings.fast_pickup``).
 5. **referee only**: stability filter + referee per observation (no pixels).
 6. Checks the decisions (verdicts, cube actions, game ends) and all judged
    events against the script's ground truth, and reports false accusations.
@@ -223,6 +225,7 @@ def main(argv: list[str] | None = None) -> int:
             pickups[starts[si]] = si  # "the dice were down, a hand took them, the board is still"
     latencies = []
     run_medians = []
+    verdict_frame_ms: list[float] = []
     processed = dropped = fast = 0
     for run in range(args.runs):
         live = _live_run(frames, args.fps, reader, FrameGrabber)
@@ -237,8 +240,10 @@ def main(argv: list[str] | None = None) -> int:
             if delivered is None or not verdicts:
                 continue
             run_latencies.append((verdicts[0] - delivered) * 1000.0)
+            f = next(f for (f, t) in live["verdicts"] if i <= f < end)
+            if f in live["started"]:  # the verdict frame's own processing, the rest is queueing
+                verdict_frame_ms.append((verdicts[0] - live["started"][f]) * 1000.0)
             if args.verbose:
-                f = next(f for (f, t) in live["verdicts"] if i <= f < end)
                 st, fi = live["started"].get(i, float("nan")), live["finished"].get(i, float("nan"))
                 print(f"run {run} pickup frame {i}: verdict on frame {f}, {run_latencies[-1]:.1f} ms; waited "
                       f"{(st - delivered) * 1000:.1f} ms, processed in {(fi - st) * 1000:.1f} ms", flush=True)
@@ -277,6 +282,9 @@ def main(argv: list[str] | None = None) -> int:
             "p90": round(_pct(latencies, 0.9), 1) if latencies else None,
             "runs": args.runs,
             "median_per_run": run_medians,
+            "verdict_frame_processing_ms": {
+                "median": round(statistics.median(verdict_frame_ms), 1) if verdict_frame_ms else None,
+                "p90": round(_pct(verdict_frame_ms, 0.9), 1) if verdict_frame_ms else None},
             "frames_processed": processed,
             "frames_dropped": dropped,
             "judged_on_the_pickup_frame": fast,

@@ -73,8 +73,15 @@ class Session:
     photos. ``resize_to_first``: a frame whose size differs from the first
     frame's is resized to it (a fixed camera with a fixed calibration); off
     when the reader registers the board per frame size. ``report_every_frame``:
-    publish the board's status for every frame, not only on change (a folder
-    of unrelated photos).
+    publish the board's status for every frame, not only on change, and one
+    ``FrameReadingEvent`` per frame (a folder of unrelated photos).
+
+    The reader may offer optional hooks (``companion.commands.watch.make_frame_reader``
+    does): ``reader.set_roller(side)`` is told before each frame who rolls next
+    (``Referee.expected_roller``: ``"bottom"``, ``"top"`` or ``None``), and
+    ``reader.dice_near(image, boxes)`` / ``reader.read_dice(image)`` read the
+    dice alone, for the end of a turn judged on the dice pick-up frame itself
+    (``StabilitySettings.fast_pickup``, :meth:`_dice_picked_up`).
     """
 
     def __init__(

@@ -10,11 +10,9 @@ roll, the roll still in force) and judge the play after the outage."""
 
 from __future__ import annotations
 
-import http.server
 import json
 import os
 import signal
-import socketserver
 import subprocess
 import sys
 import threading
@@ -22,73 +20,36 @@ import time
 
 import cv2
 import pytest
+from table_boards import board_after
+from mjpeg_camera import MjpegCamera
 
 from companion.scripted_game import DieSpec, Scene
 from companion.table import START_SIGNED
 
 
-def _board(moves):
-    b = list(START_SIGNED)
-    for src, dst in moves:
-        b[src] -= 1
-        b[dst] += 1
-    return tuple(b)
 
 
-class _GameCamera:
+class _GameCamera(MjpegCamera):
     """Streams ``frames`` (JPEG bytes) at ``fps``; at frame ``cut`` it ends the
     stream and sets :attr:`at_cut` (the test then takes the camera off the
     network and brings it back); after the last frame it repeats it."""
 
     def __init__(self, frames, cut, fps=15.0):
-        camera = self
-        self.frames, self.cut, self.fps = frames, cut, fps
+        self.frames, self.cut = frames, cut
         self.cursor = 0
         self.at_cut = threading.Event()
         self.lock = threading.Lock()
+        super().__init__(self._stream, interval_s=1.0 / fps)
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_GET(self):
-                self.send_response(200)
-                self.send_header("Content-Type", "multipart/x-mixed-replace; boundary=frame")
-                self.end_headers()
-                while True:
-                    with camera.lock:
-                        if camera.cursor == camera.cut and not camera.at_cut.is_set():
-                            camera.at_cut.set()
-                            return  # the camera drops off
-                        data = camera.frames[min(camera.cursor, len(camera.frames) - 1)]
-                        camera.cursor += 1
-                    try:
-                        self.wfile.write(b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n" % len(data))
-                        self.wfile.write(data + b"\r\n")
-                    except (BrokenPipeError, ConnectionResetError, OSError):
-                        return
-                    time.sleep(1.0 / camera.fps)
-
-        class Server(socketserver.ThreadingTCPServer):
-            allow_reuse_address = True
-            daemon_threads = True
-
-        self._server_class, self._handler = Server, Handler
-        self.port = 0
-        self.start()
-
-    def start(self):
-        self.server = self._server_class(("127.0.0.1", self.port), self._handler)
-        self.port = self.server.server_address[1]
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def stop(self):
-        self.server.shutdown()
-        self.server.server_close()
-
-    @property
-    def url(self):
-        return f"http://127.0.0.1:{self.port}/stream.mjpg"
+    def _stream(self):
+        while True:
+            with self.lock:
+                if self.cursor == self.cut and not self.at_cut.is_set():
+                    self.at_cut.set()
+                    return  # the camera drops off
+                data = self.frames[min(self.cursor, len(self.frames) - 1)]
+                self.cursor += 1
+            yield data
 
 
 @pytest.mark.slow
@@ -96,7 +57,7 @@ def test_a_network_camera_that_goes_away_mid_game_keeps_the_game(repo_root):
     from companion.demo import DEMO_LAYOUT, demo_corners_arg, render_scene
 
     opening = (DieSpec(3, "right"), DieSpec(1, "left"))
-    played = _board([(8, 5), (6, 5)])
+    played = board_after([(8, 5), (6, 5)])
     scenes = [
         (Scene(START_SIGNED), 10),
         (Scene(START_SIGNED, hand=True), 2),

@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 
 import pytest
+from table_boards import board_after
 
 from companion.bus import EventBus
 from companion.scripted_game import DieSpec, Scene
@@ -18,16 +19,10 @@ from companion.table import START_SIGNED
 OPENING = (DieSpec(3, "right"), DieSpec(1, "left"))  # player 0 (bottom) wins the opening with 3-1
 
 
-def _board(moves):
-    b = list(START_SIGNED)
-    for src, dst in moves:
-        b[src] -= 1
-        b[dst] += 1
-    return tuple(b)
 
 
-PLAYED = _board([(8, 5), (6, 5)])  # 8/5 6/5: legal for 3-1
-HALF_PLAYED = _board([(8, 5)])  # 8/5 only: the 1 still to play
+PLAYED = board_after([(8, 5), (6, 5)])  # 8/5 6/5: legal for 3-1
+HALF_PLAYED = board_after([(8, 5)])  # 8/5 only: the 1 still to play
 
 
 @functools.lru_cache(maxsize=None)

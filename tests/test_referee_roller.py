@@ -16,17 +16,12 @@ import subprocess
 import sys
 
 import pytest
+from table_boards import board_after
 
 from companion.scripted_game import DieSpec, Scene, Script
 from companion.table import START_SIGNED
 
 
-def _board(moves):
-    b = list(START_SIGNED)
-    for src, dst in moves:
-        b[src] -= 1
-        b[dst] += 1
-    return tuple(b)
 
 
 @pytest.mark.slow
@@ -34,7 +29,7 @@ def test_dice_in_the_wrong_half_are_cocked_in_a_watch_run(repo_root, tmp_path):
     from companion.demo import DEMO_LAYOUT, demo_corners_arg, render_script
 
     opening = (DieSpec(3, "right"), DieSpec(1, "left"))
-    played = _board([(8, 5), (6, 5)])  # player 0: 8/5 6/5 for 3-1
+    played = board_after([(8, 5), (6, 5)])  # player 0: 8/5 6/5 for 3-1
     wrong = (DieSpec(5, "right"), DieSpec(2, "right", slot=1))  # player 1 rolls into player 0's board
     right = (DieSpec(5, "left"), DieSpec(2, "left", slot=1))
     scenes = [
@@ -111,9 +106,13 @@ def test_the_referee_says_who_rolls_next_and_overrules_a_stale_half():
     assert ref.expected_roller() is None  # the opening roll: one die each
     show(Scene(START_SIGNED, (DieSpec(3, "right"), DieSpec(1, "left"))))
     assert ref.phase.value == "play" and ref.expected_roller() is None  # the mover's dice are down
-    played = _board([(8, 5), (6, 5)])
+    played = board_after([(8, 5), (6, 5)])
     show(Scene(played, hand=True), frames=1)
     show(Scene(played))
+    assert ref.phase.value == "roll" and ref.expected_roller() == 1
+    session.double(1)  # the doubler rolls after a take
+    assert ref.phase.value == "cube_response" and ref.expected_roller() == 1
+    session.take(0)
     assert ref.phase.value == "roll" and ref.expected_roller() == 1
     # player 1's dice in its own right-hand board (image left), but marked
     # wrong_half by a reading still told that player 0 rolls

@@ -8,6 +8,7 @@ import time
 import cv2
 import numpy as np
 import pytest
+from mjpeg_camera import MjpegCamera
 
 from vision.motion import MotionDetector
 from vision.sources import CaptureSource, FolderSource, FrameGrabber, SourceError, open_source
@@ -106,64 +107,15 @@ def test_live_source_that_disappears_is_reopened_with_backoff(tmp_path):
     assert grabber.outages >= 1
 
 
-class _MjpegCamera:
-    """A real MJPEG-over-HTTP camera (multipart/x-mixed-replace, as IP cameras
-    serve it): each connection gets ``per_connection`` frames, then the stream
-    ends; :meth:`stop` takes the camera off the network, :meth:`start` brings it
-    back on the same port."""
-
-    def __init__(self, per_connection=15):
-        import http.server
-        import socketserver
-
-        camera = self
-        self.per_connection = per_connection
-        self.served = 0
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def log_message(self, *args):
-                pass
-
-            def do_GET(self):
-                self.send_response(200)
-                self.send_header("Content-Type", "multipart/x-mixed-replace; boundary=frame")
-                self.end_headers()
-                for i in range(camera.per_connection):
-                    ok, buf = cv2.imencode(".jpg", _image(30 + 8 * (i % 20), 96, 64))
-                    data = buf.tobytes()
-                    try:
-                        self.wfile.write(b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n" % len(data))
-                        self.wfile.write(data + b"\r\n")
-                    except (BrokenPipeError, ConnectionResetError):
-                        return
-                    camera.served += 1
-                    time.sleep(0.01)
-
-        class Server(socketserver.ThreadingTCPServer):
-            allow_reuse_address = True
-            daemon_threads = True
-
-        self._server_class = Server
-        self._handler = Handler
-        self.port = 0
-        self.start()
-
-    def start(self):
-        self.server = self._server_class(("127.0.0.1", self.port), self._handler)
-        self.port = self.server.server_address[1]
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def stop(self):
-        self.server.shutdown()
-        self.server.server_close()
-
-    @property
-    def url(self):
-        return f"http://127.0.0.1:{self.port}/stream.mjpg"
+def _test_card_stream(frames=15):
+    """One connection's frames: ``frames`` grey test cards (96x64 JPEG), then the stream ends."""
+    for i in range(frames):
+        ok, buf = cv2.imencode(".jpg", _image(30 + 8 * (i % 20), 96, 64))
+        yield buf.tobytes()
 
 
 def test_an_http_camera_that_goes_away_is_reopened_with_backoff():
-    camera = _MjpegCamera(per_connection=15)
+    camera = MjpegCamera(_test_card_stream, interval_s=0.01)
     statuses = []
     lock = threading.Lock()
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import pathlib
 import re
-import socket
 import subprocess
 import sys
 import threading
@@ -26,20 +25,13 @@ URL = re.compile(r"(http://127\.0\.0\.1:\d+)/")
 TOKEN = re.compile(r"token[= ]([A-Za-z0-9_\-]{10,})")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class Watch:
     """A running ``companion watch`` with its dashboard address and token."""
 
     def __init__(self, repo_root: pathlib.Path, *extra: str) -> None:
         env = dict(os.environ, PYTHONPATH=str(repo_root), PYTHONUNBUFFERED="1")
-        self.port = free_port()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "companion", "watch", "--source", "demo", "--web", f"127.0.0.1:{self.port}",
+            [sys.executable, "-m", "companion", "watch", "--source", "demo", "--web", "127.0.0.1:0",
              "--keyboard", "off", *extra],
             cwd=repo_root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )

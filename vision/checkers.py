@@ -104,6 +104,9 @@ class CheckerSettings:
     occluder_shade: float = 0.3
     occluder_thick: float = 0.4
     slot_shade: float = 0.3
+    arc_noise_k: float = 3.0
+    arc_floor: float = 2.0
+    quiet_slots: int = 3
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-data form for a profile."""
@@ -610,6 +613,8 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.nda
     near the slot, and how much the slot's disc differs from the *empty-point template*
     of its class (the per-pixel median of the 12 points of that colour, base-aligned;
     points whose centre line does not show the point colour are left out of it).
+    A third cue for the first ``settings.quiet_slots`` slots: the outline against the
+    board's own edge noise at that slot (a checker of its point's colour).
     """
     hh = lab.shape[0] // 2
     n_slots = far.shape[1]
@@ -627,6 +632,7 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.nda
     disc = ((xx - (ws - 1) / 2) ** 2 + yy ** 2) <= r_in ** 2
     diff = np.zeros((24, n_slots), np.float32)
     covered_frac = np.zeros((24, n_slots), np.float32)
+    quiet = np.zeros((24, n_slots), np.float32)
     # Each class's point colour: the middle of the points a little past their base
     # (2.5-3.5 checkers out, where few stacks reach), median over the class.
     c0, c1 = int(2.5 * dh), int(min(hh, 3.5 * dh))
@@ -720,7 +726,21 @@ def _slot_evidence(far: np.ndarray, lab: np.ndarray, cols: _Columns, cls: np.nda
                 raw = raw.copy()
                 raw[dark] = np.minimum(raw[dark], low)
             diff[idx, k] = raw / tau
-    ev = np.maximum(arc, diff)
+    if settings.arc_noise_k > 0:
+        # A light checker on a light point (or dark on dark) shows only a faint rim and
+        # no colour difference, yet flat paint shows almost no edge on the same arc: near
+        # the base, the outline is also measured against the board's own edge noise
+        # there (the third lowest score of the 24 points: most points may hold a
+        # checker of their own colour).
+        # Further out only on a line seen so far by this cue alone (a point's colour
+        # is its checkers' colour all along it).
+        for k in range(min(settings.quiet_slots, n_slots)):
+            noise = float(np.partition(far[:, k], 2)[2])
+            quiet[:, k] = far[:, k] / float(np.clip(settings.arc_noise_k * noise, settings.arc_floor, thr))
+            if k > 0:
+                alone = (quiet[:, k - 1] >= 1.0) & (arc[:, k - 1] < 1.0) & (diff[:, k - 1] < 1.0)
+                quiet[~alone, k] = 0.0
+    ev = np.maximum(np.maximum(arc, diff), quiet)
     # Whole-length empty templates (points with no arc evidence at all), for occlusion.
     full = []
     for c in (0, 1):

@@ -5,7 +5,7 @@ Two small networks run through OpenCV's DNN module (models in ``vision/models``,
 
 1. a fully convolutional detector gives a heatmap of die centres and each die's size at stride 4.
    Without a registered board it runs on an image pyramid (long side 192, 384 and, for frames
-   larger than 1000 pixels, 768) so dice from about 10 to 200 pixels are found; with a
+   of at least 1000 pixels, 768) so dice from about 10 to 200 pixels are found; with a
    ``field`` (see :mod:`vision.registration`) it runs once on the board's region at the scale where
    a die is about 12 pixels;
 2. a classifier reads a 32x32 patch around each centre: pip value 1..6, "not a die" or "doubling
@@ -24,7 +24,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from companion.observation import DieReading
-from vision.dice_patches import DETECT_DIE_PX, STRIDE, crop_patch, detector_blob, patches_blob
+from vision.dice_patches import DETECT_DIE_PX, STRIDE, VALUE_PATCH, crop_patch, detector_blob, patches_blob
 
 MODELS = pathlib.Path(__file__).resolve().parent / "models"
 
@@ -60,8 +60,23 @@ class DiceSettings:
     the others are dice already); ``accept_peak`` / ``peak_accept``: a candidate whose
     detector peak is at least ``accept_peak`` is kept when its value's probability reaches
     ``peak_accept`` (instead of ``accept``), still above "not a die" and "cube" (the detector's
-    confidence stands in for part of the classifier's); ``max_candidates``: the strongest detector
-    peaks kept per frame. ``wider``, ``accept_peak`` and ``peak_accept`` were chosen on fold 1
+    confidence stands in for part of the classifier's); ``pyramid``: the longer sides (pixels) a
+    free photo is resized to for the detector (see :func:`pyramid_scales`); ``level_sizes``:
+    each pyramid level keeps the candidates whose side at the detector's input is in this range
+    (pixels; the shipped detector is trained for 11..44), the finest level also smaller ones and the
+    coarsest also larger ones; ``fast_resize``: shrink for the detector with :func:`resize` (an
+    integer area step then bilinear, about 1.8 ms faster on a registered 1280x720 frame) instead of
+    OpenCV's area resize the shipped detector was trained with (off: it changed readings, e.g. a
+    false die on a real board photo); ``merge_size_ratio``: candidates of sizes this many times
+    apart are not merged (see :func:`merge_candidates`; infinite: merged by distance alone);
+    ``nested``: a reading inside another at least this many times larger is dropped (a pip read
+    as a die; see :func:`thin_dice`); ``value_patch``: the classifier's patch side (pixels; 32
+    for the shipped model, 48 for ``--cls-arch strided``); ``field_detector``: file name (in the
+    models folder) of a detector used instead of ``dice_detector.onnx`` when the die size is known
+    (a registered board), with ``fast_resize``: ``"dice_detector_fast.onnx"`` is 0.6x the time
+    of a registered frame at a small cost in dice and cubes found (vision/models/README.md);
+    ``max_candidates``: the strongest
+    detector peaks kept per frame. ``wider``, ``accept_peak`` and ``peak_accept`` were chosen on fold 1
     (training photos): most dice found with no more wrong values or false dice than before.
     """
 
@@ -76,6 +91,13 @@ class DiceSettings:
     wider_max: float = 0.7
     accept_peak: float = 0.7
     peak_accept: float = 0.4
+    pyramid: tuple[int, ...] = (192, 384, 768)
+    level_sizes: tuple[float, float] = (6.0, 48.0)
+    nested: float = 2.5
+    merge_size_ratio: float = math.inf
+    fast_resize: bool = False
+    value_patch: int = VALUE_PATCH
+    field_detector: Optional[str] = None
     max_candidates: int = 96
     max_dice: int = 64
 
@@ -113,14 +135,24 @@ class DiceReader:
                 raise FileNotFoundError(f"dice model missing: {path}")
         self.models_dir = folder
         self.detector = cv2.dnn.readNetFromONNX(str(det))
-        self.classifier = cv2.dnn.readNetFromONNX(str(cls))
         self.settings = settings or DiceSettings()
+        self.field_detector = self.detector
+        if self.settings.field_detector:
+            fdet = folder / self.settings.field_detector
+            if not fdet.is_file():
+                raise FileNotFoundError(f"dice model missing: {fdet}")
+            self.field_detector = cv2.dnn.readNetFromONNX(str(fdet))
+        self.classifier = cv2.dnn.readNetFromONNX(str(cls))
 
     # ------------------------------------------------------------------ detection
     def detect(self, image_bgr: np.ndarray, scale: float,
-               roi: Optional[tuple[int, int, int, int]] = None) -> list[Candidate]:
+               roi: Optional[tuple[int, int, int, int]] = None,
+               sizes: Optional[tuple[float, float]] = None, field: bool = False) -> list[Candidate]:
         """Die centre candidates from one detector pass over ``image_bgr`` (optionally the
-        ``roi`` ``(x0, y0, x1, y1)``) resized by ``scale``; coordinates in full-image pixels."""
+        ``roi`` ``(x0, y0, x1, y1)``) resized by ``scale``; coordinates in full-image pixels.
+        ``sizes``: keep only candidates whose side at the detector's input is in this range
+        (pixels; a pyramid level outside the sizes it was trained for misjudges them). ``field``:
+        use the registered-board detector (:class:`DiceSettings` ``field_detector``)."""
         import cv2
 
         x0, y0 = 0, 0
@@ -130,11 +162,14 @@ class DiceReader:
             img = image_bgr[y0:y1, x0:x1]
         h, w = img.shape[:2]
         sw, sh = max(int(round(w * scale)), 16), max(int(round(h * scale)), 16)
-        if (sw, sh) != (w, h):
+        if self.settings.fast_resize or (field and self.settings.field_detector):
+            img = resize(img, (sw, sh))
+        elif (sw, sh) != (w, h):
             img = cv2.resize(img, (sw, sh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
         sx, sy = sw / w, sh / h
-        self.detector.setInput(detector_blob(img))
-        out = self.detector.forward()[0]
+        net = self.field_detector if field else self.detector
+        net.setInput(detector_blob(img))
+        out = net.forward()[0]
         logits = out[0]
         heat = 1.0 / (1.0 + np.exp(-logits))
         peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= self.settings.peak)
@@ -150,6 +185,8 @@ class DiceReader:
             mx = float((win.sum(axis=0) * np.arange(xa, xb)).sum()) / wsum
             px, py = (mx + 0.5) * STRIDE - 0.5, (my + 0.5) * STRIDE - 0.5
             size = math.exp(float(np.clip(out[1, gy, gx], -3, 3))) * DETECT_DIE_PX
+            if sizes is not None and not sizes[0] <= size <= sizes[1]:
+                continue
             found.append(Candidate((x0 + px / sx, y0 + py / sy), size / math.sqrt(sx * sy),
                                    float(heat[gy, gx])))
         return found
@@ -162,14 +199,17 @@ class DiceReader:
         if die_px is not None:
             scales = [self.settings.field_die_input_px / die_px]
         else:
-            long_side = max(h, w)
-            scales = [192 / long_side, 384 / long_side]
-            if long_side >= 1000:
-                scales.append(768 / long_side)
+            scales = pyramid_scales(max(h, w), self.settings.pyramid)
         cands: list[Candidate] = []
-        for s in scales:
-            cands += self.detect(image_bgr, min(s, 4.0), roi)
-        return merge_candidates(cands, self.settings.merge)[: self.settings.max_candidates]
+        for k, s in enumerate(scales):
+            # a level's own size range; the smallest dice come from the finest level, the largest
+            # from the coarsest
+            lo, hi = self.settings.level_sizes
+            cands += self.detect(image_bgr, min(s, 4.0), roi,
+                                 None if len(scales) == 1 else (0.0 if k == len(scales) - 1 else lo,
+                                                                1e9 if k == 0 else hi),
+                                 field=die_px is not None)
+        return merge_candidates(cands, self.settings.merge, self.settings.merge_size_ratio)[: self.settings.max_candidates]
 
     # ------------------------------------------------------------------ classification
     def classify(self, image_bgr: np.ndarray, cands: Sequence[Candidate], wider: bool = True) -> np.ndarray:
@@ -178,7 +218,7 @@ class DiceReader:
         (:class:`DiceSettings` ``wider``; :meth:`scan` turns them off when the die size is known)."""
         if not cands:
             return np.zeros((0, 8))
-        blob = patches_blob([crop_patch(image_bgr, c.center, c.size) for c in cands])
+        blob = patches_blob([crop_patch(image_bgr, c.center, c.size, patch=self.settings.value_patch) for c in cands])
         p = self._softmax(blob)
         if self.settings.turns > 1:
             # read the unsure patches again turned by 90, 180 and 270 degrees (and cropped wider)
@@ -192,7 +232,7 @@ class DiceReader:
             wide = unsure[(pu.sum(axis=1) >= st.wider_min) & (pu.max(axis=1) < st.wider_max)] if st.wider and wider \
                 else unsure[:0]
             if len(wide):
-                sub = np.concatenate([patches_blob([crop_patch(image_bgr, cands[i].center, cands[i].size * z)
+                sub = np.concatenate([patches_blob([crop_patch(image_bgr, cands[i].center, cands[i].size * z, patch=self.settings.value_patch)
                                                     for i in wide]) for z in st.wider])
                 acc = self._softmax_turns(sub, range(st.turns)).mean(axis=0)
                 views = np.concatenate([p[wide][None], acc.reshape(len(st.wider), len(wide), -1)])
@@ -254,20 +294,77 @@ class DiceReader:
             x, y = cand.center
             out.append(DieReading(value=v + 1, center=(x, y), box=(x - half, y - half, x + half, y + half),
                                   confidence=float(p[v])))
-        out.sort(key=lambda d: -d.confidence)
-        out = out[: self.settings.max_dice]
+        out = thin_dice(out, st.merge, st.nested)[: st.max_dice]
         out.sort(key=lambda d: (d.center[0], d.center[1]))
         return out
 
 
-def merge_candidates(cands: Sequence[Candidate], merge: float) -> list[Candidate]:
+def pyramid_scales(long_side: int, sides: Sequence[int]) -> list[float]:
+    """Detector scales for a free photo whose longer side is ``long_side`` pixels: the image is
+    resized so its longer side is each of ``sides`` (pixels), never enlarged more than 4x; sides
+    beyond the first two are used only when they shrink the photo to 0.77 or less (at nearly its
+    own resolution the detector proposes pips as small dice, which the shipped classifier reads as
+    "1"). Scales closer than a factor 1.4 to the previous one are dropped."""
+    out: list[float] = []
+    for k, side in enumerate(sides):
+        s = min(side / long_side, 4.0)
+        if k >= 2 and s > 0.77:
+            break
+        if not out or s > out[-1] * 1.4:
+            out.append(s)
+    return out
+
+
+def resize(img: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """``img`` resized to ``size`` ``(width, height)``: shrunk by pixel-area averaging (an exact
+    integer area step, then bilinear: OpenCV's area resize is slow at fractional ratios), enlarged
+    bilinearly."""
+    import cv2
+
+    h, w = img.shape[:2]
+    sw, sh = size
+    if (sw, sh) == (w, h):
+        return img
+    k = min(w // sw, h // sh)
+    if k >= 2:
+        img = cv2.resize(img, (w // k, h // k), interpolation=cv2.INTER_AREA)
+        if img.shape[1] == sw and img.shape[0] == sh:
+            return img
+    return cv2.resize(img, (sw, sh), interpolation=cv2.INTER_LINEAR)
+
+
+def merge_candidates(cands: Sequence[Candidate], merge: float, size_ratio: float = 1.6) -> list[Candidate]:
     """Greedy non-maximum suppression: keep the highest score among candidates whose centres are
-    closer than ``merge`` times the larger size."""
+    closer than ``merge`` times the larger size and whose sizes differ by less than
+    ``size_ratio``. Candidates of very different sizes at one place (a die, and a pip or its top
+    face taken for a small die by a finer pyramid level) are all kept for the classifier; the
+    accepted dice are thinned by their readings' confidence (:func:`thin_dice`)."""
     kept: list[Candidate] = []
     for c in sorted(cands, key=lambda c: -c.score):
         if all(math.hypot(c.center[0] - k.center[0], c.center[1] - k.center[1]) >= merge * max(c.size, k.size)
-               for k in kept):
+               or max(c.size, k.size) >= size_ratio * min(c.size, k.size) for k in kept):
             kept.append(c)
+    return kept
+
+
+def thin_dice(dice: Sequence[DieReading], merge: float, nested: float = 1.6) -> list[DieReading]:
+    """The readings left when those nested in a larger one (side at least ``nested`` times
+    smaller, centre inside the larger box: a pip or a part of a die read as a die; two dice cannot
+    lie one inside the other) are dropped, then a greedy non-maximum suppression by confidence: a
+    reading whose centre is closer than ``merge`` times the larger of the two boxes' sides to a
+    more confident kept one is dropped. Sorted by confidence, highest first."""
+
+    def inside(d: DieReading, big: DieReading) -> bool:
+        return (big.box[2] - big.box[0] >= nested * (d.box[2] - d.box[0])
+                and big.box[0] <= d.center[0] <= big.box[2] and big.box[1] <= d.center[1] <= big.box[3])
+
+    dice = [d for d in dice if not any(inside(d, b) for b in dice)]
+    kept: list[DieReading] = []
+    for d in sorted(dice, key=lambda d: -d.confidence):
+        side = d.box[2] - d.box[0]
+        if all(math.hypot(d.center[0] - k.center[0], d.center[1] - k.center[1]) >= merge * max(side, k.box[2] - k.box[0])
+               for k in kept):
+            kept.append(d)
     return kept
 
 

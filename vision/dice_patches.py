@@ -10,8 +10,11 @@ import math
 
 import numpy as np
 
-#: Side of the square patch (pixels) the value classifier reads.
+#: Side of the square patch (pixels) the tilt and cube networks read.
 PATCH = 32
+#: Side of the square patch (pixels) the shipped value classifier reads (``--cls-arch strided``
+#: classifiers of vision/training are trained for 48: set ``DiceSettings.value_patch``).
+VALUE_PATCH = 32
 #: The patch covers this many times the die's size (its side, in image pixels).
 PATCH_CONTEXT = 1.25
 #: The doubling cube's patch covers this many times its side.
@@ -59,7 +62,7 @@ def crop_patch(image_bgr: np.ndarray, center: tuple[float, float], size: float,
 
 
 def patches_blob(patches: list[np.ndarray]) -> np.ndarray:
-    """(N, 3, PATCH, PATCH) float32 network input from uint8 BGR patches: (x - 128) / 64."""
+    """(N, 3, P, P) float32 network input from (P, P, 3) uint8 BGR patches: (x - 128) / 64."""
     arr = np.stack(patches).astype(np.float32)
     return np.ascontiguousarray(((arr - 128.0) / 64.0).transpose(0, 3, 1, 2))
 

@@ -244,24 +244,26 @@ def draw_dice_on_board(rendered: Any, rng: np.random.Generator, n: int = 2) -> l
 
 
 def evaluate_synthetic(n: int, seed: int, pictures: Optional[pathlib.Path], dice: str = "none",
-                       draw_dice: bool = False) -> list[dict[str, Any]]:
+                       draw_dice: bool = False, settings: Optional[Any] = None) -> list[dict[str, Any]]:
     """Render ``n`` random boards (all styles, poses, lighting, stacking, some hands) and read them;
-    ``draw_dice``: two dice on each; ``dice``: as :func:`evaluate_photos` (``"labels"``: the drawn boxes)."""
+    ``draw_dice``: two dice on each; ``dice``: as :func:`evaluate_photos` (``"labels"``: the drawn boxes);
+    ``settings``: a :class:`vision.checkers.CheckerSettings` for the reader (default: its defaults)."""
     import cv2
 
     from vision.annotate import annotate
     from vision.reader import BoardReader
     from vision.registration import field_from_corners
-    from vision.render_board import STYLES, CameraPose, Hand, Lighting, random_state, render_board
+    from vision.render_board import LOW_CONTRAST_STYLES, STYLES, CameraPose, Hand, Lighting, random_state, render_board
 
     rng = np.random.default_rng(seed)
-    styles = list(STYLES)
+    known = {**STYLES, **LOW_CONTRAST_STYLES}
+    styles = list(known)
     rows = []
     for i in range(n):
         style = styles[i % len(styles)]
         state = random_state(rng, max_stack=6)
         pose = CameraPose.looking_down(scale=float(rng.uniform(0.75, 0.95)), tilt=float(rng.uniform(-0.12, 0.12)),
-                                       turn_deg=float(rng.uniform(-4, 4)), aspect=STYLES[style].geometry.aspect,
+                                       turn_deg=float(rng.uniform(-4, 4)), aspect=known[style].geometry.aspect,
                                        shift=(float(rng.uniform(-60, 60)), float(rng.uniform(-10, 10))))
         light = Lighting(brightness=float(rng.uniform(0.8, 1.15)), gradient=float(rng.uniform(0, 0.35)),
                          gradient_deg=float(rng.uniform(0, 360)), blur=float(rng.uniform(0, 1.2)),
@@ -273,7 +275,7 @@ def evaluate_synthetic(n: int, seed: int, pictures: Optional[pathlib.Path], dice
                  "occluded": set(r.truth["unreadable_points"]), "corners": r.corners}
         field = field_from_corners(r.corners, pose.image_size)
         drawn = draw_dice_on_board(r, np.random.default_rng([seed, i, 7])) if draw_dice else []
-        reader = BoardReader(field=field)
+        reader = BoardReader(field=field) if settings is None else BoardReader(field=field, settings=settings)
         if dice == "labels":
             from companion.observation import DieReading
 

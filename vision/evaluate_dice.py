@@ -226,6 +226,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--rendered", type=int, default=0, help="also score cocked dice on N rendered boards")
     ap.add_argument("--errors", type=int, default=10, help="list this many errors per dataset")
     ap.add_argument("--json", type=pathlib.Path, default=None, help="write the figures here")
+    ap.add_argument("--field-detector", default=None, metavar="FILE",
+                    help="detector for registered boards (DiceSettings.field_detector), e.g. dice_detector_fast.onnx")
     args = ap.parse_args(argv)
     import cv2
 
@@ -236,7 +238,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not root.is_dir():
         print(f"evaluate_dice: error: no dice data at {root}", file=sys.stderr)
         return 2
-    reader = DiceReader(args.models)
+    from vision.dice import DiceSettings
+
+    reader = DiceReader(args.models, DiceSettings(field_detector=args.field_detector))
     results: dict[str, Any] = {"fold": args.fold, "models": str(args.models or "vision/models"), "datasets": {}}
     for name, images in iter_datasets(root):
         if args.dataset and name != args.dataset:

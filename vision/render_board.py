@@ -83,6 +83,15 @@ STYLES: types.MappingProxyType[str, BoardStyle] = types.MappingProxyType({
                        geometry=BoardGeometry(bar_width=0.08, aspect=1.07), texture=10.0),
 })
 
+#: Styles drawn on request and in ``python -m vision.evaluate --synthetic`` but kept out of
+#: :data:`STYLES` (whose order other renderers draw from): ivory checkers on ivory
+#: points with only a faint rim, the low-contrast case.
+LOW_CONTRAST_STYLES: types.MappingProxyType[str, BoardStyle] = types.MappingProxyType({
+    "ivory": BoardStyle("ivory", field=(45, 100, 160), points=((30, 30, 110), (228, 236, 240)),
+                        bar=(35, 70, 115), frame=(25, 55, 95), light=(226, 234, 238), dark=(40, 40, 45),
+                        rim=(206, 214, 218), geometry=BoardGeometry(bar_width=0.07, aspect=1.09), texture=8.0),
+})
+
 
 @dataclasses.dataclass(frozen=True)
 class BoardState:
@@ -296,7 +305,7 @@ def render_board(
 ) -> RenderedBoard:
     """Draw ``state`` and return the image with its ground truth (:class:`RenderedBoard`).
 
-    ``style``: a :data:`STYLES` name or a :class:`BoardStyle`; ``pose``: the camera
+    ``style``: a :data:`STYLES` or :data:`LOW_CONTRAST_STYLES` name or a :class:`BoardStyle`; ``pose``: the camera
     (default: straight above, field 85% of a 1280x720 frame); ``lighting``;
     ``hands``: hands/arms over the board; ``stack``: how points with more than fit
     in a line are drawn; ``background``: the table's colour; ``seed``: noise and
@@ -310,9 +319,10 @@ def render_board(
     import cv2
 
     if isinstance(style, str):
-        if style not in STYLES:
-            raise RenderError(f"unknown board style {style!r}; choose from {', '.join(STYLES)}")
-        style = STYLES[style]
+        known = {**STYLES, **LOW_CONTRAST_STYLES}
+        if style not in known:
+            raise RenderError(f"unknown board style {style!r}; choose from {', '.join(known)}")
+        style = known[style]
     pose = pose or CameraPose.looking_down(aspect=style.geometry.aspect)
     lighting = lighting or Lighting()
     rng = np.random.default_rng(seed)

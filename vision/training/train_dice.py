@@ -28,8 +28,9 @@ import torch
 from torch import nn
 
 from vision.dice_data import LabelledImage, default_dice_root, iter_datasets
-from vision.dice_patches import CUBE_CONTEXT, DETECT_DIE_PX, PATCH, STRIDE, crop_patch, detector_blob, patches_blob
-from vision.training.nets import DiceClassifier, DiceDetector
+from vision.dice_patches import (CUBE_CONTEXT, DETECT_DIE_PX, PATCH, STRIDE, VALUE_PATCH, crop_patch, detector_blob,
+                                 patches_blob)
+from vision.training.nets import DiceClassifier, DiceDetector, FastDiceDetector, StridedDiceClassifier
 
 #: Classifier classes: 0..5 the pip values 1..6, 6 "not a die", 7 a doubling cube.
 NONE_CLASS, CUBE_CLASS = 6, 7
@@ -60,6 +61,21 @@ def photometric(img: np.ndarray, rng: np.random.Generator, strong: bool = True) 
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
+def motion_blur(img: np.ndarray, rng: np.random.Generator, max_len: float = 0.25) -> np.ndarray:
+    """Blur ``img`` (uint8 BGR, any size) along a random direction over up to ``max_len`` x its side
+    (a die still rolling, a shaking camera)."""
+    n = img.shape[0]
+    length = rng.uniform(2.0, max(max_len * n, 2.5))
+    k = int(math.ceil(length)) | 1
+    ker = np.zeros((k, k), np.float32)
+    a = rng.uniform(0, math.pi)
+    c = k // 2
+    dx, dy = math.cos(a) * length / 2, math.sin(a) * length / 2
+    cv2.line(ker, (int(round(c - dx)), int(round(c - dy))), (int(round(c + dx)), int(round(c + dy))), 1.0, 1)
+    ker /= max(float(ker.sum()), 1e-6)
+    return cv2.filter2D(img, -1, ker, borderType=cv2.BORDER_REPLICATE)
+
+
 def die_sizes(item: LabelledImage) -> np.ndarray:
     """(N,) die sides in pixels: the larger side of each box."""
     return np.maximum(item.boxes[:, 2] - item.boxes[:, 0], item.boxes[:, 3] - item.boxes[:, 1])
@@ -68,38 +84,51 @@ def die_sizes(item: LabelledImage) -> np.ndarray:
 # ----------------------------------------------------------------------------- classifier data
 def classifier_samples(items: list[tuple[np.ndarray, LabelledImage]], rng: np.random.Generator,
                        neg_ratio: float = 1.0, hard: Optional[dict] = None,
-                       jitter: float = 0.06) -> tuple[np.ndarray, np.ndarray]:
-    """One epoch of augmented patches: (N, 3, 32, 32) float32 and (N,) int64 labels (0..5 value-1,
-    6 none, 7 cube). ``hard``: {item index: [(x, y, size), ...]} detector false alarms, used as
-    extra "not a die" patches (hard negative mining). ``jitter``: standard deviation of the
-    positives' centre shift, in die sides (the detector's centre of an oblique die lies between
-    its top face and its body)."""
+                       jitter: float = 0.06, matched: Optional[dict] = None, patch: int = VALUE_PATCH,
+                       scale_jitter: tuple[float, float] = (-0.15, 0.2),
+                       blur_prob: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """One epoch of augmented patches: (N, 3, patch, patch) float32 and (N,) int64 labels (0..5
+    value-1, 6 none, 7 cube). ``hard``: {item index: [(x, y, size), ...]} detector false alarms, used
+    as extra "not a die" patches (hard negative mining). ``matched``: {item index: [(x, y, size,
+    value), ...]} detector candidates matched to labelled dice: extra positives cropped where and
+    as large as the detector proposes them (its centre and size errors are what the classifier
+    meets at run time). ``jitter``: standard deviation of the labelled positives' centre shift, in
+    die sides (the detector's centre of an oblique die lies between its top face and its body);
+    ``scale_jitter``: their crop size is the die side times exp(uniform(*scale_jitter));
+    ``blur_prob``: share of patches given a motion blur (:func:`motion_blur`)."""
     patches, labels = [], []
+
+    def add(img, c, s, label):
+        pt = crop_patch(img, c, s, rng.uniform(0, 360), patch=patch)
+        if blur_prob and rng.random() < blur_prob:
+            pt = motion_blur(pt, rng)
+        patches.append(photometric(pt, rng))
+        labels.append(label)
+
     for idx, (img, item) in enumerate(items):
-        for (hx, hy, hs) in (hard or {}).get(idx, [])[:6]:
-            c = (hx + rng.normal(0, 0.05 * hs), hy + rng.normal(0, 0.05 * hs))
-            patches.append(photometric(crop_patch(img, c, hs * math.exp(rng.uniform(-0.15, 0.15)),
-                                                  rng.uniform(0, 360)), rng))
-            labels.append(NONE_CLASS)
+        negs = (hard or {}).get(idx, [])
+        for k in (rng.permutation(len(negs))[:8] if len(negs) > 8 else range(len(negs))):
+            hx, hy, hs = negs[k]
+            add(img, (hx + rng.normal(0, 0.05 * hs), hy + rng.normal(0, 0.05 * hs)),
+                hs * math.exp(rng.uniform(-0.15, 0.15)), NONE_CLASS)
+        for (mx, my, ms, mv) in (matched or {}).get(idx, []):
+            add(img, (mx + rng.normal(0, 0.03 * ms), my + rng.normal(0, 0.03 * ms)),
+                ms * math.exp(rng.uniform(-0.1, 0.1)), int(mv) - 1)
         if len(item.values) == 0:
             continue
         sizes = die_sizes(item)
         centers = item.centers
         h, w = img.shape[:2]
         for (cx, cy), s, v in zip(centers, sizes, item.values):
-            c = (cx + rng.normal(0, jitter * s), cy + rng.normal(0, jitter * s))
-            patches.append(photometric(crop_patch(img, c, s * math.exp(rng.uniform(-0.15, 0.2)),
-                                                  rng.uniform(0, 360)), rng))
-            labels.append(int(v) - 1)
+            add(img, (cx + rng.normal(0, jitter * s), cy + rng.normal(0, jitter * s)),
+                s * math.exp(rng.uniform(*scale_jitter)), int(v) - 1)
         csz = np.maximum(item.cube_boxes[:, 2] - item.cube_boxes[:, 0], item.cube_boxes[:, 3] - item.cube_boxes[:, 1])
         ccen = np.stack([(item.cube_boxes[:, 0] + item.cube_boxes[:, 2]) / 2,
                          (item.cube_boxes[:, 1] + item.cube_boxes[:, 3]) / 2], axis=1)
         for (cx, cy), s in zip(ccen, csz):
             for _ in range(3):
-                c = (cx + rng.normal(0, 0.06 * s), cy + rng.normal(0, 0.06 * s))
-                patches.append(photometric(crop_patch(img, c, s * math.exp(rng.uniform(-0.15, 0.2)),
-                                                      rng.uniform(0, 360)), rng))
-                labels.append(CUBE_CLASS)
+                add(img, (cx + rng.normal(0, 0.06 * s), cy + rng.normal(0, 0.06 * s)),
+                    s * math.exp(rng.uniform(-0.15, 0.2)), CUBE_CLASS)
         if len(csz):
             centers = np.concatenate([centers, ccen]); sizes = np.concatenate([sizes, csz])
         n_neg = int(round(len(item.values) * neg_ratio))
@@ -117,17 +146,20 @@ def classifier_samples(items: list[tuple[np.ndarray, LabelledImage]], rng: np.ra
                     s = med * math.exp(rng.uniform(-0.4, 0.5))
                 d = np.hypot(centers[:, 0] - c[0], centers[:, 1] - c[1])
                 if np.all(d > 0.55 * sizes):
-                    patches.append(photometric(crop_patch(img, c, s, rng.uniform(0, 360)), rng))
-                    labels.append(6)
+                    add(img, c, s, NONE_CLASS)
                     break
     return patches_blob(patches), np.asarray(labels, dtype=np.int64)
 
 
 # ----------------------------------------------------------------------------- detector data
 def detector_sample(img: np.ndarray, item: LabelledImage, rng: np.random.Generator,
-                    crop: int = 192) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                    crop: int = 192, die_range: tuple[float, float] = (11.0, 44.0),
+                    blur_prob: float = 0.0, fast_resize: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One augmented crop: (3, crop, crop) float32 input, (crop/4, crop/4) heat target,
-    (crop/4, crop/4) log-size target (NaN where no centre). Cubes count as dice here."""
+    (crop/4, crop/4) log-size target (NaN where no centre). Cubes count as dice here. The image is
+    scaled so its median die side is log-uniform in ``die_range`` (pixels); ``blur_prob``: share
+    of crops given a motion blur; ``fast_resize``: shrink with :func:`vision.dice.resize` (as
+    ``DiceSettings.fast_resize`` does at run time) instead of OpenCV's area resize."""
     sizes = die_sizes(item)
     med = float(np.median(sizes)) if len(sizes) else 40.0
     if len(item.cube_boxes):
@@ -135,11 +167,15 @@ def detector_sample(img: np.ndarray, item: LabelledImage, rng: np.random.Generat
         item = dataclasses.replace(item, boxes=np.concatenate([item.boxes, cb]),
                                    values=np.concatenate([item.values, np.zeros(len(cb), np.int64)]))
         sizes = die_sizes(item)
-    target = math.exp(rng.uniform(math.log(11), math.log(44)))
+    target = math.exp(rng.uniform(math.log(die_range[0]), math.log(die_range[1])))
     scale = target / med
     h, w = img.shape[:2]
     sw, sh = max(int(round(w * scale)), 1), max(int(round(h * scale)), 1)
-    small = cv2.resize(img, (sw, sh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    if fast_resize:
+        from vision.dice import resize
+        small = resize(img, (sw, sh))
+    else:
+        small = cv2.resize(img, (sw, sh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
     centers = item.centers * scale
     ssz = sizes * scale
     # choose the crop window: around a random die most of the time
@@ -161,6 +197,8 @@ def detector_sample(img: np.ndarray, item: LabelledImage, rng: np.random.Generat
     if rng.random() < 0.5:
         win = np.ascontiguousarray(win[:, ::-1])
         cs = np.stack([crop - 1 - cs[:, 0], cs[:, 1]], axis=1)
+    if blur_prob and rng.random() < blur_prob:
+        win = motion_blur(win, rng, max_len=0.04)
     win = photometric(win, rng)
     g = crop // STRIDE
     heat = np.zeros((g, g), np.float32)
@@ -191,10 +229,13 @@ def focal_loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 
 
 # ----------------------------------------------------------------------------- training loops
-def mine_hard_negatives(items, detector: pathlib.Path, log, radius: float = 0.5) -> dict:
-    """Run the detector ``detector`` (an exported dice_detector.onnx) over ``items`` and keep its
-    candidates farther than ``radius`` x size from every labelled die or cube:
-    {item index: [(x, y, size), ...]}."""
+def mine_hard_negatives(items, detector: pathlib.Path, log, radius: float = 0.5) -> tuple[dict, dict]:
+    """Run the detector ``detector`` (an exported dice_detector.onnx) over ``items``: its candidates
+    farther than ``radius`` x size from every labelled die or cube, or smaller than 0.6 x the
+    nearest one's side (a pip or part of a die; false alarms, {item index: [(x, y, size), ...]})
+    and those matched to a labelled die (centre within half its
+    side, size within 0.7..1.5 of its side; {item index: [(x, y, size, value), ...]}, the nearest
+    candidate per die)."""
     import shutil
     import tempfile
 
@@ -205,8 +246,8 @@ def mine_hard_negatives(items, detector: pathlib.Path, log, radius: float = 0.5)
         # the classifier is not used here; any valid ONNX of the right name will do
         shutil.copy(detector, pathlib.Path(tmp) / "dice_classifier.onnx")
         reader = DiceReader(tmp, DiceSettings(peak=0.15))
-        out = {}
-        n = 0
+        out, matched = {}, {}
+        n = m = 0
         for idx, (img, item) in enumerate(items):
             die_px = None
             if item.dataset == "rendered-board":
@@ -216,15 +257,28 @@ def mine_hard_negatives(items, detector: pathlib.Path, log, radius: float = 0.5)
             cen = np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], axis=1)
             sz = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
             bad = []
+            best: dict[int, tuple[float, tuple]] = {}
             for c in cands:
                 d = np.hypot(cen[:, 0] - c.center[0], cen[:, 1] - c.center[1]) if len(cen) else np.array([np.inf])
                 if np.all(d > radius * (sz if len(sz) else 1)):
                     bad.append((c.center[0], c.center[1], c.size))
+                    continue
+                j = int(np.argmin(d))
+                if c.size < 0.6 * sz[j]:
+                    # a pip or a part of the die taken for a small die: "not a die"
+                    bad.append((c.center[0], c.center[1], c.size))
+                    continue
+                if (j < len(item.values) and d[j] < 0.5 * sz[j] and 0.7 <= c.size / sz[j] <= 1.5
+                        and d[j] < best.get(j, (np.inf,))[0]):
+                    best[j] = (float(d[j]), (c.center[0], c.center[1], c.size, int(item.values[j])))
             if bad:
                 out[idx] = bad
                 n += len(bad)
-    log(f"hard negatives: {n} detector false alarms in {len(out)} images")
-    return out
+            if best:
+                matched[idx] = [b for _, b in best.values()]
+                m += len(best)
+    log(f"hard negatives: {n} detector false alarms in {len(out)} images; {m} dice matched by the detector")
+    return out, matched
 
 
 def board_items(n: int, rng) -> list:
@@ -249,9 +303,14 @@ def board_items(n: int, rng) -> list:
 
 
 def train_classifier(items, epochs: int, rng, log, hard: Optional[dict] = None,
-                     jitter: float = 0.06) -> DiceClassifier:
-    """Train the value classifier on augmented patches from ``items`` [(image, LabelledImage)]."""
-    net = DiceClassifier(classes=8)
+                     jitter: float = 0.06, matched: Optional[dict] = None, width: int = 16,
+                     scale_jitter: tuple[float, float] = (-0.15, 0.2), blur_prob: float = 0.0,
+                     patch: int = VALUE_PATCH, arch: str = "plain") -> nn.Module:
+    """Train the value classifier (``width`` channels in its first layers) on augmented
+    ``patch`` x ``patch`` patches from ``items`` [(image, LabelledImage)] (see
+    :func:`classifier_samples` for the other arguments). ``arch``: ``"plain"``
+    (:class:`DiceClassifier`) or ``"strided"`` (:class:`StridedDiceClassifier`)."""
+    net = StridedDiceClassifier(classes=8) if arch == "strided" else DiceClassifier(width=width, classes=8)
     n_dice = sum(len(it.values) for _, it in items)
     total = epochs * (math.ceil(n_dice * 2.5 / 128) + 4)
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
@@ -260,7 +319,8 @@ def train_classifier(items, epochs: int, rng, log, hard: Optional[dict] = None,
     step = 0
     for ep in range(epochs):
         t = time.time()
-        x, y = classifier_samples(items, rng, hard=hard, jitter=jitter)
+        x, y = classifier_samples(items, rng, hard=hard, jitter=jitter, matched=matched, patch=patch,
+                                  scale_jitter=scale_jitter, blur_prob=blur_prob)
         perm = rng.permutation(len(y))
         net.train()
         tot, correct, n = 0.0, 0, 0
@@ -277,10 +337,13 @@ def train_classifier(items, epochs: int, rng, log, hard: Optional[dict] = None,
     return net
 
 
-def train_detector(items, epochs: int, rng, log, per_epoch: int = 1200, width: int = 16) -> DiceDetector:
-    """Train the centre/size detector (``width`` channels in its first layer) on augmented crops
-    from ``items``."""
-    net = DiceDetector(width)
+def train_detector(items, epochs: int, rng, log, per_epoch: int = 1200, width: int = 16, arch: str = "plain",
+                   die_range: tuple[float, float] = (11.0, 44.0), blur_prob: float = 0.0,
+                   fast_resize: bool = False) -> nn.Module:
+    """Train the centre/size detector on augmented crops from ``items``: ``arch`` ``"plain"``
+    (:class:`DiceDetector` with ``width`` channels in its first layer) or ``"fast"``
+    (:class:`FastDiceDetector`); ``die_range``, ``blur_prob``: see :func:`detector_sample`."""
+    net = FastDiceDetector() if arch == "fast" else DiceDetector(width)
     total = epochs * math.ceil(per_epoch / 32)
     opt = torch.optim.AdamW(net.parameters(), lr=4e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=4e-3, total_steps=total, pct_start=0.15)
@@ -292,7 +355,8 @@ def train_detector(items, epochs: int, rng, log, per_epoch: int = 1200, width: i
             xs, hs, ls = [], [], []
             for _ in range(32):
                 img, item = items[int(rng.integers(len(items)))]
-                x, hm, lz = detector_sample(img, item, rng)
+                x, hm, lz = detector_sample(img, item, rng, die_range=die_range, blur_prob=blur_prob,
+                                            fast_resize=fast_resize)
                 xs.append(x); hs.append(hm); ls.append(lz)
             xb = torch.from_numpy(np.stack(xs))
             hb = torch.from_numpy(np.stack(hs))
@@ -457,9 +521,22 @@ def main() -> None:
                     help="a trained dice_detector.onnx: its false alarms on the training images become negatives")
     ap.add_argument("--tilt-boards", type=int, default=0, help="rendered boards for the tilt network's pool")
     ap.add_argument("--det-width", type=int, default=10, help="detector width (channels of its first layer)")
+    ap.add_argument("--det-arch", choices=["plain", "fast"], default="plain", help="detector network")
+    ap.add_argument("--det-range", type=float, nargs=2, default=[11.0, 44.0],
+                    help="detector training: die sides (pixels at its input) drawn from this range")
+    ap.add_argument("--fast-resize", action="store_true",
+                    help="detector training images shrunk as DiceSettings.fast_resize does at run time")
+    ap.add_argument("--det-crops", type=int, default=1200, help="detector training crops per epoch")
     ap.add_argument("--hard-radius", type=float, default=0.5,
                     help="false alarms closer than this x die size to a labelled die are not used")
     ap.add_argument("--jitter", type=float, default=0.06, help="classifier positives' centre jitter (x die side)")
+    ap.add_argument("--matched-positives", action="store_true",
+                    help="with --hard-negatives: the detector's candidates on labelled dice become extra positives")
+    ap.add_argument("--cls-arch", choices=["plain", "strided"], default="plain", help="value classifier network")
+    ap.add_argument("--cls-width", type=int, default=16, help="value classifier width")
+    ap.add_argument("--cls-scale-jitter", type=float, default=0.15,
+                    help="value classifier crops: die side x exp(uniform(-J, J + 0.05))")
+    ap.add_argument("--blur", type=float, default=0.0, help="share of classifier patches given a motion blur")
     ap.add_argument("--skip-cube", action="store_true", help="do not train the cube-value network")
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args()
@@ -490,12 +567,18 @@ def main() -> None:
         items += board_items(args.boards, rng)
     log(f"training on {len(items)} images (fold held out: {args.fold}, dataset held out: {args.holdout_dataset})")
     if args.only in (None, "cls"):
-        hard = (mine_hard_negatives(items, args.hard_negatives, log, args.hard_radius)
-                if args.hard_negatives else None)
-        cls = train_classifier(items, args.cls_epochs, rng, log, hard, args.jitter)
-        export(cls, torch.zeros(1, 3, PATCH, PATCH), args.out / "dice_classifier.onnx", {"input": {0: "n"}, "output": {0: "n"}})
+        hard, matched = (mine_hard_negatives(items, args.hard_negatives, log, args.hard_radius)
+                         if args.hard_negatives else (None, None))
+        cls = train_classifier(items, args.cls_epochs, rng, log, hard, args.jitter,
+                               matched if args.matched_positives else None, args.cls_width,
+                               (-args.cls_scale_jitter, args.cls_scale_jitter + 0.05), args.blur,
+                               arch=args.cls_arch)
+        export(cls, torch.zeros(1, 3, VALUE_PATCH, VALUE_PATCH), args.out / "dice_classifier.onnx",
+               {"input": {0: "n"}, "output": {0: "n"}})
     if args.only in (None, "det"):
-        det = train_detector(items, args.det_epochs, rng, log, width=args.det_width)
+        det = train_detector(items, args.det_epochs, rng, log, per_epoch=args.det_crops, width=args.det_width,
+                             arch=args.det_arch, die_range=tuple(args.det_range), blur_prob=args.blur,
+                             fast_resize=args.fast_resize)
         export(det, torch.zeros(1, 3, 192, 192), args.out / "dice_detector.onnx",
                {"input": {2: "h", 3: "w"}, "output": {2: "gh", 3: "gw"}})
     if args.only in (None, "cube") and not args.skip_cube:
