@@ -30,6 +30,7 @@ from typing import Any, Literal, Optional, Sequence
 import numpy as np
 
 from companion.observation import DieReading
+from vision.onnx_model import load_onnx
 
 MODELS = pathlib.Path(__file__).resolve().parent / "models"
 #: Probability above which the tilt network calls a die not flat. On 150 validation boards
@@ -77,12 +78,10 @@ class TiltModel:
     probability that the die does not rest flat. Raises ``FileNotFoundError`` if the file is missing."""
 
     def __init__(self, models: pathlib.Path | str | None = None) -> None:
-        import cv2
-
         path = (pathlib.Path(models) if models is not None else MODELS) / "dice_tilt.onnx"
         if not path.is_file():
             raise FileNotFoundError(f"tilt model missing: {path}")
-        self.net = cv2.dnn.readNetFromONNX(str(path))
+        self.net = load_onnx(path)
 
     def scores(self, patches: Sequence[np.ndarray], mirror: bool = True, mirror_above: float = 0.5) -> np.ndarray:
         """(N,) float64 probabilities that each (32, 32, 3) uint8 BGR patch shows a tilted die;

@@ -20,6 +20,7 @@ import numpy as np
 
 from companion.observation import CubeReading
 from vision.dice import Candidate, DiceReader, as_bgr
+from vision.onnx_model import load_onnx
 
 MODELS = pathlib.Path(__file__).resolve().parent / "models"
 CUBE_VALUES = (2, 4, 8, 16, 32, 64)
@@ -43,12 +44,10 @@ class CubeReader:
     """
 
     def __init__(self, models: pathlib.Path | str | None = None) -> None:
-        import cv2
-
         path = (pathlib.Path(models) if models is not None else MODELS) / "dice_cube.onnx"
         if not path.is_file():
             raise FileNotFoundError(f"cube model missing: {path}")
-        self.net = cv2.dnn.readNetFromONNX(str(path))
+        self.net = load_onnx(path)
 
     def probabilities(self, image_bgr: np.ndarray, cands: Sequence[Candidate], turns: int = 1) -> np.ndarray:
         """(N, 7) float64 probabilities of the values 2, 4, 8, 16, 32, 64 and of "not a cube"

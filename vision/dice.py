@@ -25,6 +25,7 @@ import numpy as np
 
 from companion.observation import DieReading
 from vision.dice_patches import DETECT_DIE_PX, STRIDE, VALUE_PATCH, crop_patch, detector_blob, patches_blob
+from vision.onnx_model import load_onnx
 
 MODELS = pathlib.Path(__file__).resolve().parent / "models"
 
@@ -126,23 +127,21 @@ class DiceReader:
 
     def __init__(self, models: pathlib.Path | str | None = None,
                  settings: DiceSettings | None = None) -> None:
-        import cv2
-
         folder = pathlib.Path(models) if models is not None else MODELS
         det, cls = folder / "dice_detector.onnx", folder / "dice_classifier.onnx"
         for path in (det, cls):
             if not path.is_file():
                 raise FileNotFoundError(f"dice model missing: {path}")
         self.models_dir = folder
-        self.detector = cv2.dnn.readNetFromONNX(str(det))
+        self.detector = load_onnx(det)
         self.settings = settings or DiceSettings()
         self.field_detector = self.detector
         if self.settings.field_detector:
             fdet = folder / self.settings.field_detector
             if not fdet.is_file():
                 raise FileNotFoundError(f"dice model missing: {fdet}")
-            self.field_detector = cv2.dnn.readNetFromONNX(str(fdet))
-        self.classifier = cv2.dnn.readNetFromONNX(str(cls))
+            self.field_detector = load_onnx(fdet)
+        self.classifier = load_onnx(cls)
 
     # ------------------------------------------------------------------ detection
     def detect(self, image_bgr: np.ndarray, scale: float,
