@@ -49,25 +49,39 @@ class CubeReader:
             raise FileNotFoundError(f"cube model missing: {path}")
         self.net = load_onnx(path)
 
-    def probabilities(self, image_bgr: np.ndarray, cands: Sequence[Candidate], turns: int = 1) -> np.ndarray:
+    def probabilities(self, image_bgr: np.ndarray, cands: Sequence[Candidate], turns: int = 1,
+                      unturned: Optional[np.ndarray] = None) -> np.ndarray:
         """(N, 7) float64 probabilities of the values 2, 4, 8, 16, 32, 64 and of "not a cube"
         (column 6; 0 for a 6-output model) for each candidate, averaged over ``turns`` quarter
-        turns of its patch (the number on a cube may face any way)."""
+        turns of its patch (the number on a cube may face any way). ``unturned``: the (N, 7)
+        reading of the same patches as they lie (an earlier call with ``turns=1``): only the
+        turned patches then go through the network (the same result, one patch in ``turns``
+        fewer). Raises ``ValueError`` when ``unturned`` does not have one row per candidate."""
         from vision.dice_patches import CUBE_CONTEXT, crop_patch, patches_blob
 
         if not cands:
             return np.zeros((0, 7))
+        first = 0
+        if unturned is not None:
+            unturned = np.asarray(unturned, dtype=np.float64)
+            if unturned.shape != (len(cands), 7):
+                raise ValueError(f"unturned must be ({len(cands)}, 7), got {unturned.shape}")
+            if turns <= 1:
+                return unturned.copy()
+            first = 1
         blob = patches_blob([crop_patch(image_bgr, c.center, c.size, context=CUBE_CONTEXT) for c in cands])
         if turns > 1:
-            blob = np.ascontiguousarray(np.concatenate([np.rot90(blob, k, axes=(2, 3)) for k in range(turns)]))
+            blob = np.ascontiguousarray(np.concatenate([np.rot90(blob, k, axes=(2, 3)) for k in range(first, turns)]))
         self.net.setInput(blob)
         logits = self.net.forward().astype(np.float64)
         logits -= logits.max(axis=1, keepdims=True)
         e = np.exp(logits)
-        p = (e / e.sum(axis=1, keepdims=True)).reshape(turns, len(cands), -1).mean(axis=0)
-        if p.shape[1] == 6:
-            p = np.hstack([p, np.zeros((len(p), 1))])
-        return p
+        p = (e / e.sum(axis=1, keepdims=True)).reshape(turns - first, len(cands), -1)
+        if p.shape[2] == 6:
+            p = np.concatenate([p, np.zeros(p.shape[:2] + (1,))], axis=2)
+        if unturned is not None:
+            p = np.concatenate([unturned[None], p])
+        return p.mean(axis=0)
 
     def values(self, image_bgr: np.ndarray, cands: Sequence[Candidate]) -> np.ndarray:
         """(N, 6) float64 probabilities of the values 2, 4, 8, 16, 32, 64 for each candidate
@@ -135,7 +149,7 @@ def cube_from_scan(image_bgr: np.ndarray, cands: Sequence[Candidate], probs: np.
     cand = cands[best]
     pc = cube_reader.probabilities(image_bgr, [cand])[0]
     if pc[:6].max() < SURE:  # unsure: read it at four quarter turns and average
-        pc = cube_reader.probabilities(image_bgr, [cand], turns=4)[0]
+        pc = cube_reader.probabilities(image_bgr, [cand], turns=4, unturned=pc[None])[0]
     if pc[6] > 0.5:  # the cube network says: not a cube
         return None
     pv = pc[:6]

@@ -62,9 +62,14 @@ def crop_patch(image_bgr: np.ndarray, center: tuple[float, float], size: float,
 
 
 def patches_blob(patches: list[np.ndarray]) -> np.ndarray:
-    """(N, 3, P, P) float32 network input from (P, P, 3) uint8 BGR patches: (x - 128) / 64."""
-    arr = np.stack(patches).astype(np.float32)
-    return np.ascontiguousarray(((arr - 128.0) / 64.0).transpose(0, 3, 1, 2))
+    """(N, 3, P, P) float32 network input from (P, P, 3) uint8 BGR patches: (x - 128) / 64
+    (``cv2.dnn.blobFromImages``: the same values as the numpy formula, in one pass).
+    Raises ``ValueError`` when ``patches`` is empty."""
+    import cv2
+
+    if len(patches) == 0:
+        raise ValueError("no patches")
+    return cv2.dnn.blobFromImages(list(patches), 1 / 64.0, mean=(128.0, 128.0, 128.0))
 
 
 def detector_blob(image_bgr: np.ndarray) -> np.ndarray:
@@ -76,5 +81,5 @@ def detector_blob(image_bgr: np.ndarray) -> np.ndarray:
     ph, pw = (-h) % 8, (-w) % 8
     if ph or pw:
         image_bgr = cv2.copyMakeBorder(image_bgr, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
-    arr = image_bgr.astype(np.float32)
-    return np.ascontiguousarray(((arr - 128.0) / 64.0).transpose(2, 0, 1)[None])
+    # (x - 128) * (1 / 64) is exact in float32: the same values as (x - 128) / 64, in one pass
+    return cv2.dnn.blobFromImage(image_bgr, 1 / 64.0, mean=(128.0, 128.0, 128.0))

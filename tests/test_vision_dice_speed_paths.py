@@ -1,0 +1,49 @@
+"""The faster paths of the dice and cube readers give the same numbers as the plain ones."""
+
+import numpy as np
+import pytest
+
+from vision.dice import Candidate
+from vision.dice_patches import detector_blob, patches_blob
+from vision.render_dice import render_roll_on_board
+
+
+def test_detector_blob_is_the_numpy_formula_padded_to_multiples_of_8():
+    rng = np.random.default_rng(3)
+    img = rng.integers(0, 256, (37, 50, 3), dtype=np.uint8)
+    blob = detector_blob(img)
+    assert blob.shape == (1, 3, 40, 56) and blob.dtype == np.float32
+    padded = np.pad(img, ((0, 3), (0, 6), (0, 0)), mode="edge").astype(np.float32)
+    np.testing.assert_array_equal(blob[0], ((padded - 128.0) / 64.0).transpose(2, 0, 1))
+
+
+def test_patches_blob_is_the_numpy_formula():
+    rng = np.random.default_rng(4)
+    patches = [rng.integers(0, 256, (32, 32, 3), dtype=np.uint8) for _ in range(3)]
+    blob = patches_blob(patches)
+    assert blob.shape == (3, 3, 32, 32) and blob.dtype == np.float32
+    ref = ((np.stack(patches).astype(np.float32) - 128.0) / 64.0).transpose(0, 3, 1, 2)
+    np.testing.assert_array_equal(blob, ref)
+    with pytest.raises(ValueError):
+        patches_blob([])
+
+
+def test_cube_turns_reuse_the_unturned_reading():
+    from vision.cube import CubeReader
+
+    try:
+        cube = CubeReader()
+    except FileNotFoundError:
+        pytest.skip("no cube model")
+    roll = render_roll_on_board(np.random.default_rng(11))
+    cands = [Candidate((640.0, 360.0), 20.0, 0.5), Candidate((500.0, 300.0), 24.0, 0.6)]
+    first = cube.probabilities(roll.image, cands)
+    plain = cube.probabilities(roll.image, cands, turns=4)
+    reused = cube.probabilities(roll.image, cands, turns=4, unturned=first)
+    assert plain.shape == (2, 7)
+    np.testing.assert_allclose(reused, plain, rtol=0, atol=1e-12)
+    # the turned readings really enter the average
+    assert not np.allclose(plain, first)
+    np.testing.assert_array_equal(cube.probabilities(roll.image, cands, unturned=first), first)
+    with pytest.raises(ValueError):
+        cube.probabilities(roll.image, cands, turns=4, unturned=first[:1])
