@@ -3,7 +3,10 @@
 - registered 1280x720 board frames (rendered, with a roll and a cube): dice + cube from one
   detector pass (:func:`vision.cube.read_dice_and_cube` with the field), the same plus the
   cocked-dice judgement (:func:`vision.cocked.judge_roll`, tilt network included), and dice + cube
-  with the optional fast registered-board detector (``DiceSettings.field_detector``);
+  with the optional fast registered-board detector (``DiceSettings.field_detector``), and dice +
+  cube with OpenCV's exact fractional area resize (``DiceSettings(field_area=False)``, the reader
+  before the fast area resize; timed interleaved with the default so the two share the machine's
+  load);
 - free photos (the real dice photos, 640x640 and 640x480): the image pyramid, no field.
 
 Prints medians and p99 in milliseconds, and the ratio to a baseline measured in the same process
@@ -63,14 +66,18 @@ def main() -> int:
     cv2.setNumThreads(1)
     reader, cube_reader, tilt = DiceReader(), CubeReader(), TiltModel()
     fast = DiceReader(settings=DiceSettings(field_detector="dice_detector_fast.onnx"))
+    exact = DiceReader(settings=DiceSettings(field_area=False))
     rng = np.random.default_rng(0)
     rolls = [render_roll_on_board(rng) for _ in range(args.frames)]
     frame = rolls[0].image
     base = timed(lambda: cv2.GaussianBlur(frame, (5, 5), 0), 200)
-    reg, reg_cocked, reg_fast = [], [], []
+    reg, reg_cocked, reg_fast, reg_exact = [], [], [], []
     for roll in rolls:
         read_dice_and_cube(roll.image, roll.field, reader=reader, cube_reader=cube_reader)  # warm-up
-        reg += timed(lambda: read_dice_and_cube(roll.image, roll.field, reader=reader, cube_reader=cube_reader), args.repeat)
+        read_dice_and_cube(roll.image, roll.field, reader=exact, cube_reader=cube_reader)
+        for _ in range(args.repeat):
+            reg += timed(lambda: read_dice_and_cube(roll.image, roll.field, reader=reader, cube_reader=cube_reader), 1)
+            reg_exact += timed(lambda: read_dice_and_cube(roll.image, roll.field, reader=exact, cube_reader=cube_reader), 1)
         read_dice_and_cube(roll.image, roll.field, reader=fast, cube_reader=cube_reader)
         reg_fast += timed(lambda: read_dice_and_cube(roll.image, roll.field, reader=fast, cube_reader=cube_reader),
                           args.repeat)
@@ -94,15 +101,20 @@ def main() -> int:
         "registered_1280x720_dice_and_cube": summary(reg),
         "registered_1280x720_dice_cube_and_cocked": summary(reg_cocked),
         "registered_1280x720_dice_and_cube_fast_detector": summary(reg_fast),
+        "registered_1280x720_dice_and_cube_exact_area_resize": summary(reg_exact),
         "free_photo": {k: summary(v) for k, v in free.items()},
         "threads": 1,
     }
     print(f"baseline (5x5 blur of a 1280x720 frame): median {bmed:.3f} ms")
     for key in ("registered_1280x720_dice_and_cube", "registered_1280x720_dice_cube_and_cocked",
-                "registered_1280x720_dice_and_cube_fast_detector"):
+                "registered_1280x720_dice_and_cube_fast_detector",
+                "registered_1280x720_dice_and_cube_exact_area_resize"):
         s = res[key]
         print(f"{key}: median {s['median_ms']:.2f} ms, p99 {s['p99_ms']:.2f} ms, "
               f"{s['median_ms'] / bmed:.0f}x baseline (target 10 ms)")
+    ratio = res["registered_1280x720_dice_and_cube"]["median_ms"] / res["registered_1280x720_dice_and_cube_exact_area_resize"]["median_ms"]
+    print(f"registered dice and cube, fast area resize / exact area resize: {ratio:.2f}")
+    res["registered_fast_over_exact_area_resize"] = ratio
     for k, s in res["free_photo"].items():
         print(f"free photo {k}: median {s['median_ms']:.2f} ms, p99 {s['p99_ms']:.2f} ms, "
               f"{s['median_ms'] / bmed:.0f}x baseline (target 50 ms)")
