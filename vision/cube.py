@@ -141,11 +141,17 @@ def cube_from_scan(image_bgr: np.ndarray, cands: Sequence[Candidate], probs: np.
     """
     if len(cands) == 0:
         return None
-    weight = np.array([1.0 if off_points(c.center, field) else ON_POINTS_WEIGHT for c in cands])
-    score = probs[:, 7] * weight
-    best = int(np.argmax(score))
-    if score[best] < CUBE_ACCEPT:
+    # a weight is at most 1, so only candidates whose cube probability reaches CUBE_ACCEPT can be
+    # the cube: the place (a homography per candidate) is looked up for those alone
+    able = np.nonzero(probs[:, 7] >= CUBE_ACCEPT)[0]
+    if len(able) == 0:
         return None
+    weight = np.array([1.0 if off_points(cands[i].center, field) else ON_POINTS_WEIGHT for i in able])
+    score = probs[able, 7] * weight
+    k = int(np.argmax(score))
+    if score[k] < CUBE_ACCEPT:
+        return None
+    best = int(able[k])
     cand = cands[best]
     pc = cube_reader.probabilities(image_bgr, [cand])[0]
     if pc[:6].max() < SURE:  # unsure: read it at four quarter turns and average
