@@ -75,3 +75,36 @@ def test_area_resize_keeps_or_enlarges_and_rejects_empty_sizes():
     assert area_resize(img, (60, 40)).shape == (40, 60, 3)
     with pytest.raises(ValueError):
         area_resize(img, (0, 10))
+
+
+def test_cube_like_patches_are_not_turned_on_registered_boards_only():
+    from vision.dice import DiceReader, DiceSettings
+
+    class Counting:
+        def __init__(self, net):
+            self.net, self.patches = net, 0
+
+        def setInput(self, blob):
+            self.patches += len(blob)
+            self.net.setInput(blob)
+
+        def forward(self):
+            return self.net.forward()
+
+    roll = render_roll_on_board(np.random.default_rng(0))
+    counts, probs = {}, {}
+    for turn in (False, True):
+        reader = DiceReader(settings=DiceSettings(turn_cubes=turn))
+        reader.classifier = Counting(reader.classifier)
+        cands, probs[turn] = reader.scan(roll.image, roll.field)
+        counts[turn] = reader.classifier.patches
+    cube_like = [i for i in range(len(cands)) if probs[False][i].max() < 0.9 and probs[False][i].argmax() == 7]
+    assert cube_like, "this board's cube should be an unsure cube-like patch"
+    assert counts[True] - counts[False] == 3 * len(cube_like)
+    others = [i for i in range(len(cands)) if i not in cube_like]
+    np.testing.assert_allclose(probs[False][others], probs[True][others], atol=1e-6)
+    # the free-photo path still turns them (turn_cubes only applies when the die size is known)
+    reader = DiceReader(settings=DiceSettings(turn_cubes=False))
+    reader.classifier = Counting(reader.classifier)
+    free = reader.classify(roll.image, cands, wider=True)
+    np.testing.assert_allclose(free, DiceReader(settings=DiceSettings(turn_cubes=True)).classify(roll.image, cands), atol=1e-9)
