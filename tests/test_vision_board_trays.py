@@ -1,0 +1,150 @@
+"""Borne-off checkers read in the bear-off tray (vision/trays.py): rendered boards with the
+tray in view, boards with none borne off, frames cropped at the field, a real photo."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.profile import Profile
+from vision.reader import BoardReader
+from vision.registration import field_from_corners
+from vision.render_board import BoardState, CameraPose, Lighting, render_board
+from vision.trays import TraySettings, read_trays, tray_in_view
+
+
+def _read(image, corners, **kwargs):
+    h, w = image.shape[:2]
+    return BoardReader(field=field_from_corners(corners, (w, h)), **kwargs).read(image).to_dict()
+
+
+def _pairs(obs_or_truth):
+    return [(p["count"], p["colour"]) for p in obs_or_truth["points"]]
+
+
+def _bearing_off(light_home, dark_home):
+    """Signed counts: light on points 1.. (its home board), dark on 24.. (its home board)."""
+    counts = [0] * 24
+    for i, n in enumerate(light_home):
+        counts[i] = n
+    for i, n in enumerate(dark_home):
+        counts[23 - i] = -n
+    return counts
+
+
+@pytest.mark.parametrize("style,light_home,dark_home,lighting", [
+    ("fmgammon", (3, 2, 0, 1), (4, 0, 0, 3), Lighting(blur=1.0, noise=3)),
+    ("green", (2, 2, 2, 2, 2, 2), (1,), Lighting(blur=0.8, noise=2, gradient=0.2, jpeg=85)),
+    ("felt", (1,), (2, 2, 2, 2, 2, 2), Lighting(blur=0.5, noise=2)),
+    ("fmgammon", (), (5, 5), Lighting(blur=0.7)),  # light has borne off all 15
+])
+def test_borne_off_checkers_are_counted_in_the_tray(style, light_home, dark_home, lighting):
+    counts = _bearing_off(light_home, dark_home)
+    off = (15 - sum(light_home), 15 - sum(dark_home))
+    r = render_board(BoardState.from_counts(counts, off=off), style, lighting=lighting)
+    # The colours are learned once from the opening position (one side alone on the board
+    # cannot say whether it is the light or the dark one).
+    opening = render_board(BoardState.starting(), style, lighting=lighting)
+    colours = BoardReader(field=field_from_corners(opening.corners, (1280, 720))).read_full(opening.image).checkers.colour_model
+    obs = _read(r.image, r.corners, colours=colours)
+    assert _pairs(obs) == _pairs(r.truth)
+    assert obs["off"] == r.truth["off"] == {"light": off[0], "dark": off[1]}
+    assert obs["off_source"] == "trays" and obs["off_visible"] is True and obs["off_trays"] is None
+    assert "trays" in obs["timings_ms"]
+
+
+def test_a_checker_hit_while_bearing_off_is_counted_from_the_tray():
+    # Light bore off 4, then was hit: one on the bar, so the board alone says nothing is off.
+    counts = _bearing_off((3, 3, 2, 2), ())
+    counts[12], counts[20], counts[18] = -8, -4, -3
+    state = BoardState.from_counts(counts, bar=(1, 0), off=(4, 0))
+    r = render_board(state, "green", lighting=Lighting(blur=0.6, noise=2))
+    obs = _read(r.image, r.corners)
+    assert obs["bar"] == {"light": 1, "dark": 0}
+    assert obs["off"] == {"light": 4, "dark": 0} and obs["off_source"] == "trays"
+    # Without the tray the old inference cannot see them.
+    assert _read(r.image, r.corners, trays=TraySettings(enabled=False))["off"] == {"light": 0, "dark": 0}
+
+
+@pytest.mark.parametrize("style", ["fmgammon", "green", "felt", "walnut"])
+def test_no_checkers_borne_off_reads_zero(style):
+    r = render_board(BoardState.starting(), style, lighting=Lighting(blur=0.8, noise=3))
+    obs = _read(r.image, r.corners)
+    assert obs["off"] == {"light": 0, "dark": 0}
+    if style != "walnut":  # walnut's dark tray looks like its dark checkers: not read, inferred
+        assert obs["off_source"] == "trays"
+
+
+def test_dark_checkers_in_a_dark_tray_fall_back_to_the_inference_and_say_so():
+    # Tournament style: the tray is as dark as the dark checkers, the stripes cannot be told apart.
+    counts = _bearing_off((3, 2, 0, 1), (4, 0, 0, 3))
+    r = render_board(BoardState.from_counts(counts, off=(9, 8)), "tournament", lighting=Lighting(blur=1.0))
+    obs = _read(r.image, r.corners)
+    assert obs["off"] == {"light": 9, "dark": 8}  # inferred: both sides all home
+    assert obs["off_source"] == "inferred" and obs["off_visible"] is False
+    assert obs["off_trays"] is not None and obs["off_trays"] != obs["off"]
+
+
+def test_frame_cropped_at_the_field_keeps_the_inferred_value():
+    counts = _bearing_off((3, 2, 0, 1), (4, 0, 0, 3))
+    state = BoardState.from_counts(counts, off=(9, 8))
+    # The field's right edge two pixels inside the frame's right edge: the tray is cut off.
+    pose = CameraPose((1280, 720), ((600, 40), (1277, 40), (1277, 680), (600, 680)))
+    r = render_board(state, "fmgammon", pose=pose, lighting=Lighting(blur=0.8))
+    h, w = r.image.shape[:2]
+    assert not tray_in_view(field_from_corners(r.corners, (w, h)), TraySettings())
+    obs = _read(r.image, r.corners)
+    assert obs["off"] == {"light": 9, "dark": 8}
+    assert obs["off_source"] == "inferred" and obs["off_trays"] is None and obs["off_visible"] is False
+
+
+def test_real_photo_cropped_at_the_field_keeps_its_reading(shared_data, repo_root):
+    label = json.loads((shared_data / "boards" / "labels" / "frame0.json").read_text())
+    c = label["corners"]
+    corners = np.array([c[k] for k in ("top_left", "top_right", "bottom_right", "bottom_left")], float)
+    image = cv2.imread(str(shared_data / "boards" / "images" / "frame0.jpg"))
+    full = _read(image, corners)
+    right = int(np.ceil(max(corners[1, 0], corners[2, 0]))) + 2
+    cropped = np.ascontiguousarray(image[:, :right])
+    obs = _read(cropped, corners)
+    assert obs["off_source"] == "inferred" and obs["off_trays"] is None
+    assert obs["off"] == full["off"] == {"light": 0, "dark": 0}  # the label: none borne off
+    assert _pairs(obs) == _pairs(full)
+
+
+def test_cli_json_has_the_off_source(tmp_path, repo_root):
+    counts = _bearing_off((3, 2, 0, 1), (4, 0, 0, 3))
+    r = render_board(BoardState.from_counts(counts, off=(9, 8)), "green", lighting=Lighting(blur=0.8))
+    path = tmp_path / "board.png"
+    cv2.imwrite(str(path), r.image)
+    out = subprocess.run([sys.executable, "-m", "companion", "read", str(path), f"--corners={r.corners_arg}", "--json"],
+                         cwd=repo_root, capture_output=True, text=True, env={"PYTHONPATH": str(repo_root)}, check=True)
+    obs = json.loads(out.stdout)
+    assert obs["off"] == {"light": 9, "dark": 8} and obs["off_source"] == "trays"
+
+
+def test_read_trays_is_none_without_colours_or_when_disabled():
+    r = render_board(BoardState.starting(), "green")
+    field = field_from_corners(r.corners, r.image.shape[1::-1])
+    assert read_trays(r.image, field, None) is None
+    reading = BoardReader(field=field).read_full(r.image).checkers
+    assert read_trays(r.image, field, reading.colour_model, TraySettings(enabled=False)) is None
+    tray = read_trays(r.image, field, reading.colour_model)
+    assert tray is not None and tray.counts == {"light": 0, "dark": 0} and tray.confident
+
+
+def test_tray_settings_in_a_profile_round_trip_and_reject_bad_values():
+    p = Profile(trays=TraySettings(gap=0.03, width=0.1))
+    data = p.to_dict()
+    assert data["trays"]["gap"] == 0.03
+    assert Profile.from_dict(json.loads(json.dumps(data))).trays == p.trays
+    assert "trays" not in Profile().to_dict()  # defaults are not written
+    with pytest.raises(ValueError, match="tray settings"):
+        TraySettings.from_dict({"width": 2.0})
+    with pytest.raises(ValueError, match="unknown tray settings"):
+        TraySettings.from_dict({"wdth": 0.1})
