@@ -28,7 +28,7 @@ from companion.observation import Counts, CubeReading, DieReading, Observation, 
 from vision.checkers import (CheckerColours, CheckerReading, CheckerSettings, dice_mask_from_boxes, read_checkers,
                              warp_for_reading)
 from vision.registration import Field, RegistrationError, field_from_corners
-from vision.trays import TrayReading, TraySettings, read_trays
+from vision.trays import TrayReading, TraySettings, read_trays, tray_maps
 
 DiceReader = Callable[[np.ndarray, Field], Sequence[DieReading]]
 CubeReader = Callable[[np.ndarray, Field], Optional[CubeReading]]
@@ -117,6 +117,7 @@ class BoardReader:
     mask_dice: bool = True
     trays: TraySettings = TraySettings()
     _geometry: Optional[tuple[Field, tuple[float, ...], float]] = dataclasses.field(default=None, repr=False)
+    _tray_maps: Optional[tuple[Field, object]] = dataclasses.field(default=None, repr=False)
 
     @classmethod
     def from_corners(cls, corners: np.ndarray, image_size: tuple[int, int], **kwargs) -> "BoardReader":
@@ -203,7 +204,10 @@ class BoardReader:
             timings[f"checkers.{k}"] = v
         tray = None
         if self.infer_off and self.trays.enabled:
-            tray = read_trays(image_bgr, field, reading.colour_model, self.trays)
+            if self._tray_maps is None or self._tray_maps[0] is not field:
+                # Where the tray lies in the image: computed once per registration.
+                self._tray_maps = (field, tray_maps(field, self.trays))
+            tray = read_trays(image_bgr, field, reading.colour_model, self.trays, self._tray_maps[1])
             timings["trays"] = (time.perf_counter() - t3) * 1e3
         timings["total"] = (time.perf_counter() - t0) * 1e3
         obs = build_observation(reading, field, dice, cube, timings, frame_index, timestamp_ms, self.infer_off, tray)

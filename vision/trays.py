@@ -108,8 +108,21 @@ def tray_in_view(field: Field, settings: TraySettings, margin: float = 2.0) -> b
                        & (corners[:, 1] >= margin) & (corners[:, 1] <= h - 1 - margin)))
 
 
+def tray_maps(field: Field, settings: TraySettings = TraySettings()) -> Optional[tuple[np.ndarray, np.ndarray]]:
+    """``cv2.remap`` maps ((H, 12) float32 image x and y) sampling the tray's middle half,
+    one row per canonical field pixel, or ``None`` when the tray is not inside the image.
+    Compute once per registration for a fixed camera and pass to :func:`read_trays`."""
+    if not tray_in_view(field, settings):
+        return None
+    grid = tray_grid(field, settings)
+    rows, cols = grid.shape[:2]
+    pts = field.to_image(grid.reshape(-1, 2)).astype(np.float32).reshape(rows, cols, 2)
+    return np.ascontiguousarray(pts[:, :, 0]), np.ascontiguousarray(pts[:, :, 1])
+
+
 def read_trays(image_bgr: np.ndarray, field: Field, colours: Any,
-               settings: TraySettings = TraySettings()) -> Optional[TrayReading]:
+               settings: TraySettings = TraySettings(),
+               maps: Optional[tuple[np.ndarray, np.ndarray]] | bool = True) -> Optional[TrayReading]:
     """Count the borne-off checkers in the tray beside the home boards.
 
     ``image_bgr``: (H, W, 3) uint8 BGR frame of ``field``; ``colours``: the learned
@@ -122,12 +135,14 @@ def read_trays(image_bgr: np.ndarray, field: Field, colours: Any,
     """
     import cv2
 
-    if not settings.enabled or colours is None or not tray_in_view(field, settings):
+    if not settings.enabled or colours is None:
         return None
-    grid = tray_grid(field, settings)
-    rows, cols = grid.shape[:2]
-    pts = field.to_image(grid.reshape(-1, 2)).astype(np.float32).reshape(rows, cols, 2)
-    strip = cv2.remap(image_bgr, pts[:, :, 0], pts[:, :, 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    if maps is True:
+        maps = tray_maps(field, settings)
+    if not maps:
+        return None
+    rows = maps[0].shape[0]
+    strip = cv2.remap(image_bgr, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     lab = cv2.cvtColor(strip, cv2.COLOR_BGR2LAB).astype(np.float32)
     light = np.asarray(colours.light, np.float32)
     dark = np.asarray(colours.dark, np.float32)
