@@ -110,8 +110,9 @@ class Observation:
     ``bar`` / ``off``: :class:`Counts`; ``off_visible`` is false when the trays are
     out of view and ``off`` was inferred as 15 minus the checkers seen.
     ``off_source``: ``"trays"`` when ``off`` was counted in the bear-off tray (and agrees
-    with 15 minus the checkers seen), ``"inferred"`` otherwise; ``off_trays``: what the
-    tray showed when it was read but not used (it disagreed or was unsure), else ``None``.
+    with 15 minus the checkers seen), ``"mixed"`` when only one colour's count came from
+    the tray, ``"inferred"`` otherwise; ``off_trays``: what the tray showed when it was
+    read but not wholly used (it disagreed or was unsure), else ``None``.
     ``unreadable_points``: points hidden by a hand, arm or cup (their readings
     must not be trusted). ``occluded``: something is over the board.
     ``dice``: every die seen; ``cube``: the cube or ``None`` when not found.

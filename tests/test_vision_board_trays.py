@@ -76,18 +76,39 @@ def test_no_checkers_borne_off_reads_zero(style):
     r = render_board(BoardState.starting(), style, lighting=Lighting(blur=0.8, noise=3))
     obs = _read(r.image, r.corners)
     assert obs["off"] == {"light": 0, "dark": 0}
-    if style != "walnut":  # walnut's dark tray looks like its dark checkers: not read, inferred
-        assert obs["off_source"] == "trays"
+    # walnut's tray looks like its dark checkers: dark is inferred there.
+    assert obs["off_source"] == ("mixed" if style == "walnut" else "trays")
 
 
 def test_dark_checkers_in_a_dark_tray_fall_back_to_the_inference_and_say_so():
-    # Tournament style: the tray is as dark as the dark checkers, the stripes cannot be told apart.
+    # Tournament style: the tray is as dark as the dark checkers, their stripes cannot be
+    # told apart (one long dark run): dark is inferred, light still counted in the tray.
     counts = _bearing_off((3, 2, 0, 1), (4, 0, 0, 3))
     r = render_board(BoardState.from_counts(counts, off=(9, 8)), "tournament", lighting=Lighting(blur=1.0))
     obs = _read(r.image, r.corners)
-    assert obs["off"] == {"light": 9, "dark": 8}  # inferred: both sides all home
-    assert obs["off_source"] == "inferred" and obs["off_visible"] is False
-    assert obs["off_trays"] is not None and obs["off_trays"] != obs["off"]
+    assert obs["off"] == {"light": 9, "dark": 8}  # dark inferred: all home
+    assert obs["off_source"] == "mixed" and obs["off_visible"] is False
+    assert obs["off_trays"]["light"] == 9 and obs["off_trays"]["dark"] != 8
+
+
+def test_dark_tray_light_hit_while_bearing_off_still_counts_light():
+    counts = _bearing_off((3, 3, 2, 2), ())
+    counts[12], counts[20], counts[18] = -8, -4, -3
+    r = render_board(BoardState.from_counts(counts, bar=(1, 0), off=(4, 0)), "tournament",
+                     lighting=Lighting(blur=0.6, noise=2))
+    obs = _read(r.image, r.corners)
+    assert obs["off"] == {"light": 4, "dark": 0} and obs["off_source"] == "mixed"
+
+
+def test_a_tray_count_that_disagrees_with_the_board_is_not_used():
+    # One light checker is missing from the frame altogether (in a player's hand): 5 on the
+    # board and 9 in the tray make 14, so the tray's light count is not used; light is
+    # inferred as 15 - 5 and the tray's figure is reported aside.
+    counts = _bearing_off((3, 2), (4, 0, 0, 3))
+    r = render_board(BoardState.from_counts(counts, off=(9, 8)), "green", lighting=Lighting(blur=0.8))
+    obs = _read(r.image, r.corners)
+    assert obs["off"] == {"light": 10, "dark": 8}  # light inferred as 15 - 5
+    assert obs["off_source"] == "mixed" and obs["off_trays"] == {"light": 9, "dark": 8}
 
 
 def test_frame_cropped_at_the_field_keeps_the_inferred_value():

@@ -225,11 +225,12 @@ def build_observation(reading: CheckerReading, field: Field, dice: Sequence[DieR
     """Turn a :class:`CheckerReading` into the :class:`Observation` contract.
 
     ``tray``: the bear-off tray's reading (:func:`vision.trays.read_trays`) or ``None``
-    when it is out of view. Its counts become ``off`` (``off_visible`` true,
-    ``off_source`` ``"trays"``) when the reading is confident, no point is unreadable
-    and each colour's tray count plus the checkers seen on the board and the bar makes
-    15. Otherwise borne-off checkers are inferred (``off_source`` ``"inferred"``, with
-    ``off_trays`` holding a tray reading that was not used):
+    when it is out of view. A colour's tray count becomes its ``off`` when the tray is
+    sure of it, no point is unreadable and it makes 15 with that colour's checkers seen
+    on the points and the bar; ``off_source`` is ``"trays"`` when both colours come from
+    the tray (then ``off_visible`` is true), ``"mixed"`` when one does, else
+    ``"inferred"``, with ``off_trays`` holding a tray reading not wholly used.
+    A colour not taken from the tray is inferred:
     for a side whose checkers all stand in one home board (points 1-6 or 19-24) with
     none on the bar, ``off`` is 15 minus those seen; otherwise zero (a checker missing
     elsewhere is more likely hidden or in a hand than borne off). Nothing is inferred
@@ -252,10 +253,13 @@ def build_observation(reading: CheckerReading, field: Field, dice: Sequence[DieR
     off_counts = Counts(light=off["light"], dark=off["dark"])
     off_source, off_trays = "inferred", None
     if tray is not None:
-        agrees = all(seen[c] + tray.counts[c] == CHECKERS_PER_SIDE for c in ("light", "dark"))
-        if tray.confident and agrees and not reading.unreadable:
-            off_counts, off_source = Counts(light=tray.counts["light"], dark=tray.counts["dark"]), "trays"
-        else:
+        # Per colour: the tray's count when it is sure and makes 15 with those seen.
+        used = {c: bool(tray.sure[c] and seen[c] + tray.counts[c] == CHECKERS_PER_SIDE and not reading.unreadable)
+                for c in ("light", "dark")}
+        if any(used.values()):
+            off_counts = Counts(**{c: tray.counts[c] if used[c] else off[c] for c in ("light", "dark")})
+            off_source = "trays" if all(used.values()) else "mixed"
+        if not all(used.values()):
             off_trays = Counts(light=tray.counts["light"], dark=tray.counts["dark"])
     confidence = 1.0 if not reading.unreadable else max(0.0, 1.0 - len(reading.unreadable) / 24)
     return Observation(

@@ -72,14 +72,21 @@ class TraySettings:
 
 @dataclasses.dataclass(frozen=True)
 class TrayReading:
-    """The tray's checkers: ``counts`` ``{"light": n, "dark": n}``; ``confident``
-    whether every stripe run was a whole number of checkers and no count exceeds 15;
+    """The tray's checkers: ``counts`` ``{"light": n, "dark": n}``; ``sure``
+    ``{"light": bool, "dark": bool}``: every stripe run of that colour was a whole
+    number of checkers and its count is at most 15 (a tray the colour of one checker
+    set reads as one long run of it: that colour is unsure); ``confident``: both sure;
     ``runs``: (colour, first row, length) per stripe run, rows in canonical field
     pixels along the tray."""
 
     counts: dict[str, int]
-    confident: bool
+    sure: dict[str, bool]
     runs: tuple[tuple[str, int, int], ...] = ()
+
+    @property
+    def confident(self) -> bool:
+        """Both colours' counts are sure."""
+        return all(self.sure.values())
 
 
 def tray_grid(field: Field, settings: TraySettings, columns: int = 12) -> np.ndarray:
@@ -157,7 +164,7 @@ def read_trays(image_bgr: np.ndarray, field: Field, colours: Any,
     pitch = settings.pitch * field.size[1]
     counts = {"light": 0, "dark": 0}
     runs: list[tuple[str, int, int]] = []
-    confident = True
+    sure = {"light": True, "dark": True}
     edges = np.flatnonzero(np.diff(np.concatenate([[0], label, [0]])) != 0)
     for a, b in zip(edges[:-1], edges[1:]):
         if label[a] == 0:
@@ -171,9 +178,10 @@ def read_trays(image_bgr: np.ndarray, field: Field, colours: Any,
                 continue
             k = 1
         if abs(n - k) > settings.tolerance:
-            confident = False
+            sure[colour] = False
         counts[colour] += k
         runs.append((colour, int(a), length))
-    if counts["light"] > _PER_SIDE or counts["dark"] > _PER_SIDE:
-        confident = False
-    return TrayReading(counts, confident, tuple(runs))
+    for colour in sure:
+        if counts[colour] > _PER_SIDE:
+            sure[colour] = False
+    return TrayReading(counts, sure, tuple(runs))
