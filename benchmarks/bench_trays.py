@@ -4,7 +4,9 @@ Rendered bear-offs (random styles, cameras, light; some with a checker hit while
 off, which the inference cannot see) are read twice in the same process: with the tray
 (``vision.trays``) and with it disabled (``TraySettings(enabled=False)``, the old
 inference). Prints how often ``off`` is exactly right, how often each source was used,
-the tray stage's median time, and the real photos' ``off`` against their labels.
+the tray stage's median time, the real photos' ``off`` against their labels, and the
+whole read's CPU time on the 1280x720 photos with and without the tray, interleaved in
+this process (``--repeat`` reads of each frame each way).
 
     python benchmarks/bench_trays.py [--boards 60] [--seed 7] [--out benchmarks/results/bench_trays.txt]
 """
@@ -61,10 +63,40 @@ def random_bear_off(rng: np.random.Generator) -> BoardState:
     return BoardState.from_counts(counts, bar=(1 if hit else 0, 0), off=(15 - light_on, dark_off))
 
 
+def _timing(data: pathlib.Path, repeat: int) -> list[str]:
+    """CPU ms of a whole read (fixed corners) with the tray read and without, interleaved."""
+    import time
+
+    frames = []
+    for label in sorted((data / "labels").glob("*.json")):
+        d = json.loads(label.read_text())
+        if tuple(d["size"]) != (1280, 720):
+            continue
+        c = d["corners"]
+        corners = np.array([c["top_left"], c["top_right"], c["bottom_right"], c["bottom_left"]], float)
+        frames.append((cv2.imread(str(data / d["file"])), corners))
+    ways = {"with tray": TraySettings(), "without": TraySettings(enabled=False)}
+    readers = {k: [BoardReader.from_corners(c, img.shape[1::-1], trays=t) for img, c in frames] for k, t in ways.items()}
+    spent: dict[str, list[float]] = {k: [] for k in ways}
+    for rep in range(repeat):
+        for way in (list(ways) if rep % 2 else list(ways)[::-1]):
+            for (img, _), reader in zip(frames, readers[way]):
+                t = time.process_time()
+                reader.read(img)
+                spent[way].append((time.process_time() - t) * 1e3)
+    out = [f"whole read, {len(frames)} photos 1280x720 x {repeat} each way, 1 thread, CPU time (interleaved):"]
+    for way, v in spent.items():
+        out.append(f"  {way:10s} median {np.median(v):.2f} ms  p99 {np.percentile(v, 99):.2f} ms")
+    out.append(f"  ratio with/without {np.median(spent['with tray']) / np.median(spent['without']):.3f}; "
+               f"load average {os.getloadavg()[0]:.1f}")
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boards", type=int, default=60, help="rendered boards (default 60)")
     ap.add_argument("--seed", type=int, default=7, help="random seed (default 7)")
+    ap.add_argument("--repeat", type=int, default=60, help="timed reads per photo and way (default 60)")
     ap.add_argument("--out", help="write the printed figures here too")
     args = ap.parse_args()
     cv2.setNumThreads(1)
@@ -120,6 +152,7 @@ def main() -> int:
             lines.append(f"  real {label.stem:12s} off {obs.off.to_dict()} (label total {want}) source {obs.off_source}"
                          f" tray {None if obs.off_trays is None else obs.off_trays.to_dict()}")
         lines.append(f"real photos: off right on {ok}/{total}")
+        lines.extend(_timing(data, args.repeat))
     print("\n".join(lines))
     if args.out:
         pathlib.Path(args.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
