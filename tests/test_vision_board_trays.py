@@ -169,3 +169,36 @@ def test_tray_settings_in_a_profile_round_trip_and_reject_bad_values():
         TraySettings.from_dict({"width": 2.0})
     with pytest.raises(ValueError, match="unknown tray settings"):
         TraySettings.from_dict({"wdth": 0.1})
+
+
+@pytest.mark.parametrize("orientation", ["bottom-right", "bottom-left", "top-right", "top-left"])
+def test_the_tray_is_found_beside_the_home_boards_in_all_four_layouts(orientation):
+    """Photographed from the four sides (the tray then lies on the image's left or right),
+    the borne-off checkers are counted in the tray beside the home boards."""
+    counts = _bearing_off((3, 2, 0, 1), (4, 0, 0, 3))
+    r = render_board(BoardState.from_counts(counts, off=(9, 8)), "green", lighting=Lighting(blur=0.6))
+    img, c = r.image, r.corners
+    h, w = img.shape[:2]
+    if orientation == "top-left":  # half turn
+        img = cv2.rotate(img, cv2.ROTATE_180)
+        c = np.array([[w - 1 - x, h - 1 - y] for x, y in c])[[2, 3, 0, 1]]
+    elif orientation == "bottom-left":  # mirrored left/right
+        img = cv2.flip(img, 1)
+        c = np.array([[w - 1 - x, y] for x, y in c])[[1, 0, 3, 2]]
+    elif orientation == "top-right":  # mirrored top/bottom
+        img = cv2.flip(img, 0)
+        c = np.array([[x, h - 1 - y] for x, y in c])[[3, 2, 1, 0]]
+    img = np.ascontiguousarray(img)
+    reader = BoardReader(field=field_from_corners(c, (w, h), orientation), orientation=orientation)
+    obs = reader.read(img).to_dict()
+    assert obs["off"] == {"light": 9, "dark": 8} and obs["off_source"] == "trays"
+    # Black out the frame beyond the field's home-board side: no checkers in the tray any
+    # more, which disagrees with the board, so the value is inferred (both sides all home).
+    xs = reader.field.to_image(np.array([[reader.field.size[0], 0.0], [reader.field.size[0], 600.0]]))[:, 0]
+    cut = img.copy()
+    if xs.mean() > w / 2:
+        cut[:, int(xs.max()) + 2:] = 0
+    else:
+        cut[:, :int(xs.min()) - 1] = 0
+    cut_obs = reader.read(cut).to_dict()
+    assert cut_obs["off_source"] == "inferred" and cut_obs["off"] == {"light": 9, "dark": 8}
