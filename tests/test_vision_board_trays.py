@@ -202,3 +202,18 @@ def test_the_tray_is_found_beside_the_home_boards_in_all_four_layouts(orientatio
         cut[:, :int(xs.min()) - 1] = 0
     cut_obs = reader.read(cut).to_dict()
     assert cut_obs["off_source"] == "inferred" and cut_obs["off"] == {"light": 9, "dark": 8}
+
+
+def test_annotation_outlines_the_tray_it_read():
+    from vision.annotate import annotate
+
+    counts = _bearing_off((3, 2, 0, 1), (4, 0, 0, 3))
+    r = render_board(BoardState.from_counts(counts, off=(9, 8)), "green", lighting=Lighting(blur=0.6))
+    reader = BoardReader(field=field_from_corners(r.corners, (1280, 720)))
+    res = reader.read_full(r.image)
+    pic = annotate(r.image, res.field, res.observation, res.checkers, reader.settings.work_scale, trays=reader.trays)
+    fw, fh = res.field.size
+    edge = res.field.to_image(np.array([[fw * (1 + reader.trays.gap), fh / 2]]))[0].round().astype(int)
+    patch = pic[edge[1] - 3:edge[1] + 4, edge[0] - 3:edge[0] + 4].reshape(-1, 3)
+    assert any(tuple(p) == (255, 128, 0) for p in patch)  # the tray's blue outline
+    assert not any(tuple(p) == (255, 128, 0) for p in r.image[edge[1] - 3:edge[1] + 4, edge[0] - 3:edge[0] + 4].reshape(-1, 3))

@@ -131,7 +131,7 @@ def cmd_read(args: argparse.Namespace) -> int:
 
         from vision.annotate import annotate
 
-        pic = annotate(image, result.field, obs, result.checkers, reader.settings.work_scale)
+        pic = annotate(image, result.field, obs, result.checkers, reader.settings.work_scale, trays=reader.trays)
         if obs.dice or obs.cube is not None:
             from vision.dice_annotate import annotate as annotate_dice
 
