@@ -109,6 +109,10 @@ class Observation:
     ``points``: 24 :class:`PointReading` in point order 1..24 (image numbering).
     ``bar`` / ``off``: :class:`Counts`; ``off_visible`` is false when the trays are
     out of view and ``off`` was inferred as 15 minus the checkers seen.
+    ``off_source``: ``"trays"`` when ``off`` was counted in the bear-off tray (and agrees
+    with 15 minus the checkers seen), ``"mixed"`` when only one colour's count came from
+    the tray, ``"inferred"`` otherwise; ``off_trays``: what the tray showed when it was
+    read but not wholly used (it disagreed or was unsure), else ``None``.
     ``unreadable_points``: points hidden by a hand, arm or cup (their readings
     must not be trusted). ``occluded``: something is over the board.
     ``dice``: every die seen; ``cube``: the cube or ``None`` when not found.
@@ -120,6 +124,8 @@ class Observation:
     bar: Counts = Counts()
     off: Counts = Counts()
     off_visible: bool = False
+    off_source: str = "inferred"
+    off_trays: Optional[Counts] = None
     unreadable_points: tuple[int, ...] = ()
     occluded: bool = False
     dice: tuple[DieReading, ...] = ()
@@ -140,6 +146,8 @@ class Observation:
             "bar": self.bar.to_dict(),
             "off": self.off.to_dict(),
             "off_visible": self.off_visible,
+            "off_source": self.off_source,
+            "off_trays": None if self.off_trays is None else self.off_trays.to_dict(),
             "unreadable_points": list(self.unreadable_points),
             "occluded": self.occluded,
             "dice": [d.to_dict() for d in self.dice],

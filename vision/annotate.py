@@ -3,7 +3,9 @@
 :func:`annotate` draws the field's outline and bar, every point's number, the count
 and colour read on it (``3L`` = three light, ``2D`` = two dark), each checker found
 (a ring: white for light, black for dark), unreadable points crossed out in red,
-and the bar's checkers. :func:`compare_labels` adds the expected counts where they
+the bar's checkers, the borne-off counts with where they came from (``trays``,
+``mixed`` or ``inferred``) and the bear-off tray's outline (blue) when it was read.
+:func:`compare_labels` adds the expected counts where they
 differ, for the evaluation's pictures of misreads.
 """
 
@@ -16,6 +18,7 @@ import numpy as np
 from companion.observation import Observation
 from vision.checkers import CheckerReading
 from vision.registration import Field
+from vision.trays import TraySettings
 
 
 def _to_image(field: Field, pts: np.ndarray, scale: float) -> np.ndarray:
@@ -23,13 +26,15 @@ def _to_image(field: Field, pts: np.ndarray, scale: float) -> np.ndarray:
 
 
 def annotate(image_bgr: np.ndarray, field: Field, obs: Observation, reading: Optional[CheckerReading] = None,
-             scale: float = 0.5, expected: Optional[Sequence[tuple[int, Optional[str]]]] = None) -> np.ndarray:
+             scale: float = 0.5, expected: Optional[Sequence[tuple[int, Optional[str]]]] = None,
+             trays: Optional[TraySettings] = None) -> np.ndarray:
     """Draw a reading over a frame.
 
     ``image_bgr``: (H, W, 3) uint8 BGR frame; ``field``: its registration; ``obs``: the
     reading; ``reading``: the checker details (rings for every checker) or ``None``;
     ``scale``: the reader's working scale (checker positions are at that scale);
-    ``expected``: optional 24 ``(count, colour)`` to show beside misread points.
+    ``expected``: optional 24 ``(count, colour)`` to show beside misread points;
+    ``trays``: the reader's tray settings (default :class:`~vision.trays.TraySettings`).
     Returns a new (H, W, 3) uint8 BGR image.
     """
     import cv2
@@ -76,6 +81,14 @@ def annotate(image_bgr: np.ndarray, field: Field, obs: Observation, reading: Opt
             cv2.line(out, tuple(q[1]), tuple(q[3]), (0, 0, 255), thick, cv2.LINE_AA)
     bar_text = f"bar L{obs.bar.light} D{obs.bar.dark}"
     _text(out, bar_text, bar[0] + np.array([0, -8 * font * 2]), font, (0, 200, 255), thick)
+    trays = trays or TraySettings()
+    if obs.off_source != "inferred" or obs.off_trays is not None:
+        fw, fh = field.size
+        x0, x1 = fw * (1 + trays.gap), fw * (1 + trays.gap + trays.width)
+        quad = field.to_image(np.array([[x0, 0], [x1, 0], [x1, fh], [x0, fh]], float))
+        cv2.polylines(out, [np.round(quad).astype(np.int32)], True, (255, 128, 0), thick, cv2.LINE_AA)
+    off_text = f"off L{obs.off.light} D{obs.off.dark} ({obs.off_source})"
+    _text(out, off_text, bar[1] + np.array([0, 12 * font * 2]), font, (0, 200, 255), thick)
     return out
 
 

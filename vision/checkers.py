@@ -27,6 +27,9 @@ working scale (``CheckerSettings.work_scale``) for speed. Stage by stage:
    fit may explain a difference away (``slot_shade``); it never adds one.
 5. **Stacks.** A point's count is the run of slots from the base whose evidence (the
    stronger cue) reaches 1; a faint slot inside a stack is bridged (``slot_weak``).
+   A line of ``two_high_run`` or more may carry a second layer: a checker resting
+   in the dip between two below it shows its whole outline where a plain line
+   shows none and fills the waist between them (:func:`_second_layer`).
 6. **Colours.** A point holds one colour: its checkers' median inner colour. The two
    sets are the learned colours of a profile (:class:`CheckerColours`) or two robust
    medoids over the points; ``light`` is the lighter. Points and bar checkers far
@@ -107,6 +110,9 @@ class CheckerSettings:
     arc_noise_k: float = 3.0
     arc_floor: float = 2.0
     quiet_slots: int = 3
+    two_high_run: int = 5
+    two_high_edge: float = 3.0
+    two_high_ratio: float = 1.5
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-data form for a profile."""
@@ -437,8 +443,15 @@ def read_checkers(field_bgr: np.ndarray, field: Field, settings: CheckerSettings
             e[n] = max(float(e[n]), shifted)
             n = _stack_count(e, settings, ev["covered"][i])
         places = list(ev["v"][:n])
+        upper: list[float] = []
+        tall = []
         if n == len(e):  # the line reaches the middle: checkers may overlap (up to 15)
-            places = _tall_stack(gx, gy, inner, cols, i, rx, ry, dh, h, settings) or places
+            tall = _tall_stack(gx, gy, inner, cols, i, rx, ry, dh, h, settings)
+            places = tall or places
+        if not tall and settings.two_high_run > 0 and n >= settings.two_high_run:
+            # A full line may carry more checkers resting in the dips between two below.
+            upper = _second_layer(gx, gy, lab, inner, cols, i, places, rx, ry, dh, pw, settings)
+            places = places + upper
         first = len(checkers)
         hidden = []
         for k, v in enumerate(places):
@@ -891,6 +904,86 @@ def _tall_stack(gx: np.ndarray, gy: np.ndarray, inner: np.ndarray, cols: _Column
     if np.linalg.norm(labs - np.median(labs, axis=0), axis=1).max() > settings.colour_reject:
         return []
     return places
+
+
+def _both_arcs(gx: np.ndarray, gy: np.ndarray, cols: _Columns, i: int, vs: np.ndarray, rx: float, ry: float,
+               dh: float, pw: float) -> np.ndarray:
+    """The weaker of the near and far arc outline scores (Lab gradient units) of a
+    checker centred ``vs`` (N,) pixels from point ``i``'s base, each the best over
+    shifts of a tenth of a point's width across and a tenth of a checker along: (N,)."""
+    dxs = np.array([-0.1, 0.0, 0.1]) * pw
+    dys = np.array([-0.1, 0.0, 0.1]) * dh
+    m = len(dxs) * len(dys)
+    cx = np.tile(np.repeat(cols.centres[i] + dxs, len(dys)), len(vs))
+    vv = (vs[:, None] + np.tile(dys, len(dxs))[None, :]).ravel()
+    cy = cols.bases[i] + cols.dirs[i] * vv
+    d = np.full(len(cx), cols.dirs[i])
+    far = _arc_scores(gx, gy, cx, cy, rx, ry, d, np.arange(20, 161, 10), same_radius=True)
+    near = _arc_scores(gx, gy, cx, cy, rx, ry, d, np.arange(200, 341, 10), same_radius=True)
+    return np.minimum(far, near).reshape(len(vs), m).max(axis=1)
+
+
+def _second_layer(gx: np.ndarray, gy: np.ndarray, lab: np.ndarray, inner: np.ndarray, cols: _Columns, i: int,
+                  places: Sequence[float], rx: float, ry: float, dh: float, pw: float,
+                  settings: CheckerSettings) -> list[float]:
+    """Checkers standing on a line (two high): their distances from the base.
+
+    A checker put on a full line rests in the dip between two below it, half a
+    checker along the point from the line's slots, and lies whole on top: its
+    outline shows all round, both the arc facing the base and the one facing the
+    middle, at a place where a single line shows none (between two slot centres, the
+    two lower checkers' outlines meet in a point and cross it). Each dip of the line
+    ``places`` (distances from the base, base first) whose near and far arcs both
+    reach ``settings.two_high_edge`` (Lab gradient units; best of small
+    shifts: a lifted checker looks nearer the camera) and whose inner colour is the
+    line's (within ``settings.colour_reject``) holds one, provided the waist two
+    checkers side by side leave at their dip is filled (see ``calibration/README.md``)
+    and its outline is ``settings.two_high_ratio`` times those centred on the two slots
+    below. ``lab``: (h, w, 3) float32 Lab field; ``inner``: its box-blurred copy.
+    Returns ``[]`` on a plain line.
+    """
+    if len(places) < 2:
+        return []
+    h, w = inner.shape[:2]
+    slots = np.asarray(places, np.float64)
+    dips = 0.5 * (slots[:-1] + slots[1:])
+    # Two round checkers side by side leave a waist at their dip: 0.8 of a radius off
+    # the line's centre the point (or field) shows there, checker beside the slots.
+    # A checker lying on the dip fills that waist (looked for within a quarter checker
+    # of the dip: the line's pitch is known only so well).
+    side = np.array([-0.8, 0.8]) * rx
+    xs = np.clip(np.rint(cols.centres[i] + side).astype(int), 1, w - 2)
+
+    def flank(vs: np.ndarray) -> np.ndarray:
+        ys = np.clip(np.rint(cols.bases[i] + cols.dirs[i] * vs).astype(int), 1, h - 2)
+        out = np.zeros((len(vs), 3), np.float32)
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                out += lab[ys[:, None] + dy, xs[None, :] + dx].mean(axis=1)
+        return _weighted(out / 9.0, settings)
+
+    at_slots = np.median(flank(slots), axis=0)
+    near_dip = (dips[:, None] + np.linspace(-0.25, 0.25, 7)[None, :] * dh).ravel()
+    gap = np.linalg.norm(flank(near_dip) - at_slots, axis=1).reshape(len(dips), -1).max(axis=1)
+    cand = np.nonzero(gap <= settings.colour_min)[0]
+    if len(cand) == 0:
+        return []
+    # On a plain line the outlines centre on the slots; a checker on top hides the
+    # outlines of the two below it: its own must be the stronger.
+    vs = np.concatenate([dips[cand], slots[cand], slots[cand + 1]])
+    sc = _both_arcs(gx, gy, cols, i, vs, rx, ry, dh, pw) / settings.two_high_edge
+    m = len(cand)
+    at_dip, beside = sc[:m], np.maximum(sc[m:2 * m], sc[2 * m:])
+    both = np.zeros(len(dips))
+    both[cand] = np.where(at_dip >= settings.two_high_ratio * beside, at_dip, 0.0)
+    found = [float(v) for v, s in zip(dips, both) if s >= 1.0]
+    if not found:
+        return []
+    x = int(np.clip(round(cols.centres[i]), 0, w - 1))
+    ys = np.clip(np.rint(cols.bases[i] + cols.dirs[i] * np.asarray(list(places) + found)).astype(int), 0, h - 1)
+    labs = _weighted(inner[ys, x], settings)
+    line = np.median(labs[:len(places)], axis=0)
+    return [v for v, c in zip(found, labs[len(places):]) if np.linalg.norm(c - line) <= settings.colour_reject]
 
 
 def _tally(checkers: Sequence[Checker]) -> tuple[list[int], list[Optional[str]], dict[str, int]]:

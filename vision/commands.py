@@ -131,7 +131,7 @@ def cmd_read(args: argparse.Namespace) -> int:
 
         from vision.annotate import annotate
 
-        pic = annotate(image, result.field, obs, result.checkers, reader.settings.work_scale)
+        pic = annotate(image, result.field, obs, result.checkers, reader.settings.work_scale, trays=reader.trays)
         if obs.dice or obs.cube is not None:
             from vision.dice_annotate import annotate as annotate_dice
 
@@ -165,7 +165,7 @@ def format_reading(obs) -> str:
     lines = [
         "13-24: " + top,
         "12- 1: " + bottom,
-        f"bar: light {obs.bar.light}, dark {obs.bar.dark}   off (inferred): light {obs.off.light}, dark {obs.off.dark}",
+        f"bar: light {obs.bar.light}, dark {obs.bar.dark}   off ({obs.off_source}): light {obs.off.light}, dark {obs.off.dark}",
     ]
     if obs.unreadable_points:
         lines.append("unreadable points: " + ", ".join(str(p) for p in obs.unreadable_points))

@@ -16,6 +16,7 @@ from typing import Any, Optional
 import numpy as np
 
 from vision.checkers import CheckerColours, CheckerSettings
+from vision.trays import TraySettings
 from vision.registration import (
     ORIENTATIONS,
     BoardGeometry,
@@ -43,7 +44,8 @@ class Profile:
     ``{"dictionary": ..., "ids": [TL, TR, BR, BL]}`` or ``None``; ``orientation``: see
     :data:`vision.registration.ORIENTATIONS`; ``geometry``; ``camera`` (lens) or
     ``None``; ``colours``: learned checker colours or ``None``; ``settings``: reader
-    settings; ``notes``: free text.
+    settings; ``notes``: free text; ``trays``: where the bear-off tray is
+    (:class:`~vision.trays.TraySettings`).
     """
 
     name: str = "board"
@@ -56,6 +58,7 @@ class Profile:
     colours: Optional[CheckerColours] = None
     settings: CheckerSettings = CheckerSettings()
     notes: str = ""
+    trays: TraySettings = TraySettings()
 
     def field(self, image_size: tuple[int, int]) -> Optional[Field]:
         """The registration for frames of ``image_size`` (corners scaled when the
@@ -94,6 +97,7 @@ class Profile:
             "colours": None if self.colours is None else self.colours.to_dict(),
             "settings": changed,
             "notes": self.notes,
+            **({} if self.trays == TraySettings() else {"trays": self.trays.to_dict()}),
         }
 
     @classmethod
@@ -127,6 +131,7 @@ class Profile:
                 colours=None if data.get("colours") is None else CheckerColours.from_dict(data["colours"]),
                 settings=CheckerSettings.from_dict(data.get("settings") or {}),
                 notes=str(data.get("notes", "")),
+                trays=TraySettings.from_dict(data.get("trays") or {}),
             )
         except ProfileError:
             raise

@@ -28,6 +28,7 @@ from companion.observation import Counts, CubeReading, DieReading, Observation, 
 from vision.checkers import (CheckerColours, CheckerReading, CheckerSettings, dice_mask_from_boxes, read_checkers,
                              warp_for_reading)
 from vision.registration import Field, RegistrationError, field_from_corners
+from vision.trays import TrayReading, TraySettings, read_trays, tray_maps
 
 DiceReader = Callable[[np.ndarray, Field], Sequence[DieReading]]
 CubeReader = Callable[[np.ndarray, Field], Optional[CubeReading]]
@@ -100,7 +101,9 @@ class BoardReader:
     ``orientation`` and ``geometry`` apply to per-frame registrations;
     ``mask_dice``: the dice and the cube the plug-ins find are masked out of the
     checker evidence (a die on an empty point is no checker, a die on a checker
-    hides none).
+    hides none); ``trays``: where the bear-off tray is (:mod:`vision.trays`); ``off``
+    comes from the tray when it is in view, read with confidence and agrees with 15
+    minus the checkers seen, else it is inferred as before.
     """
 
     field: Optional[Field] = None
@@ -112,7 +115,9 @@ class BoardReader:
     orientation: str = "bottom-right"
     infer_off: bool = True
     mask_dice: bool = True
+    trays: TraySettings = TraySettings()
     _geometry: Optional[tuple[Field, tuple[float, ...], float]] = dataclasses.field(default=None, repr=False)
+    _tray_maps: Optional[tuple[Field, object]] = dataclasses.field(default=None, repr=False)
 
     @classmethod
     def from_corners(cls, corners: np.ndarray, image_size: tuple[int, int], **kwargs) -> "BoardReader":
@@ -126,6 +131,7 @@ class BoardReader:
         to come, default the profile's own)."""
         size = image_size or profile.image_size
         field = profile.field(size) if (profile.corners is not None and size is not None) else None
+        kwargs.setdefault("trays", getattr(profile, "trays", TraySettings()))
         return cls(field=field, settings=profile.settings, colours=profile.colours, aruco=profile.aruco,
                    orientation=profile.orientation, **kwargs)
 
@@ -196,8 +202,15 @@ class BoardReader:
         timings["checkers"] = (t3 - t2) * 1e3
         for k, v in reading.timings_ms.items():
             timings[f"checkers.{k}"] = v
+        tray = None
+        if self.infer_off and self.trays.enabled:
+            if self._tray_maps is None or self._tray_maps[0] is not field:
+                # Where the tray lies in the image: computed once per registration.
+                self._tray_maps = (field, tray_maps(field, self.trays))
+            tray = read_trays(image_bgr, field, reading.colour_model, self.trays, self._tray_maps[1])
+            timings["trays"] = (time.perf_counter() - t3) * 1e3
         timings["total"] = (time.perf_counter() - t0) * 1e3
-        obs = build_observation(reading, field, dice, cube, timings, frame_index, timestamp_ms, self.infer_off)
+        obs = build_observation(reading, field, dice, cube, timings, frame_index, timestamp_ms, self.infer_off, tray)
         return ReadResult(obs, reading, field, small)
 
     def read(self, image_bgr: np.ndarray, frame_index: int = 0, timestamp_ms: float = 0.0) -> Observation:
@@ -207,10 +220,17 @@ class BoardReader:
 
 def build_observation(reading: CheckerReading, field: Field, dice: Sequence[DieReading] = (),
                       cube: Optional[CubeReading] = None, timings: Optional[dict[str, float]] = None,
-                      frame_index: int = 0, timestamp_ms: float = 0.0, infer_off: bool = True) -> Observation:
+                      frame_index: int = 0, timestamp_ms: float = 0.0, infer_off: bool = True,
+                      tray: Optional[TrayReading] = None) -> Observation:
     """Turn a :class:`CheckerReading` into the :class:`Observation` contract.
 
-    Borne-off checkers are inferred (``off_visible`` false: the trays are not read):
+    ``tray``: the bear-off tray's reading (:func:`vision.trays.read_trays`) or ``None``
+    when it is out of view. A colour's tray count becomes its ``off`` when the tray is
+    sure of it, no point is unreadable and it makes 15 with that colour's checkers seen
+    on the points and the bar; ``off_source`` is ``"trays"`` when both colours come from
+    the tray (then ``off_visible`` is true), ``"mixed"`` when one does, else
+    ``"inferred"``, with ``off_trays`` holding a tray reading not wholly used.
+    A colour not taken from the tray is inferred:
     for a side whose checkers all stand in one home board (points 1-6 or 19-24) with
     none on the bar, ``off`` is 15 minus those seen; otherwise zero (a checker missing
     elsewhere is more likely hidden or in a hand than borne off). Nothing is inferred
@@ -231,12 +251,24 @@ def build_observation(reading: CheckerReading, field: Field, dice: Sequence[DieR
             if home and reading.bar.get(colour, 0) == 0 and seen[colour] < CHECKERS_PER_SIDE:
                 off[colour] = CHECKERS_PER_SIDE - seen[colour]
     off_counts = Counts(light=off["light"], dark=off["dark"])
+    off_source, off_trays = "inferred", None
+    if tray is not None:
+        # Per colour: the tray's count when it is sure and makes 15 with those seen.
+        used = {c: bool(tray.sure[c] and seen[c] + tray.counts[c] == CHECKERS_PER_SIDE and not reading.unreadable)
+                for c in ("light", "dark")}
+        if any(used.values()):
+            off_counts = Counts(**{c: tray.counts[c] if used[c] else off[c] for c in ("light", "dark")})
+            off_source = "trays" if all(used.values()) else "mixed"
+        if not all(used.values()):
+            off_trays = Counts(light=tray.counts["light"], dark=tray.counts["dark"])
     confidence = 1.0 if not reading.unreadable else max(0.0, 1.0 - len(reading.unreadable) / 24)
     return Observation(
         points=points,
         bar=Counts(light=reading.bar.get("light", 0), dark=reading.bar.get("dark", 0)),
         off=off_counts,
-        off_visible=False,
+        off_visible=off_source == "trays",
+        off_source=off_source,
+        off_trays=off_trays,
         unreadable_points=tuple(sorted(reading.unreadable)),
         occluded=reading.occluded,
         dice=tuple(dice),

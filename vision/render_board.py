@@ -12,7 +12,8 @@ homography so other renderers (dice, cube) can draw at field positions.
 Point numbering is that of ``companion read`` (see ``companion/observation.py``).
 Checkers of a point stand in a line from the point's base; a point holds five in
 a line, more are drawn overlapping (``stack="overlap"``, the line is squeezed) or
-standing two high (``stack="two_high"``, the sixth onwards on top of the first ones).
+standing two high (``stack="two_high"``: after a full line, each further checker rests in
+the dip between two below it, half a checker along the point).
 
 Example::
 
@@ -268,10 +269,15 @@ def _checker_positions(state: BoardState, geometry: BoardGeometry, stack: str, j
         cx = x0 + pw / 2
         margin = geometry.edge_margin * pw
         if stack == "two_high" and n > per_line:
+            # As players build them: the first line from the base, then each further
+            # checker resting in the dip between two below it (half a checker along).
+            layer, slot = 0, 0
             for k in range(n):
-                layer, slot = divmod(k, per_line)
-                y = base + direction * (margin + dh / 2 + slot * dh)
+                y = base + direction * (margin + dh / 2 + (slot + 0.5 * layer) * dh)
                 out.append((cx, y, colour, p, layer))
+                slot += 1
+                if slot >= per_line - layer:
+                    layer, slot = layer + 1, 0
         else:
             pitch = dh if n <= per_line else (max_line - dh - margin) / (n - 1)
             gap = 0.0
