@@ -26,13 +26,6 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def summary(ms: list[float]) -> dict[str, float]:
-    """Median, p99 and mean of a list of milliseconds."""
-    s = sorted(ms)
-    return {"median_ms": statistics.median(s), "p99_ms": s[min(len(s) - 1, int(0.99 * len(s)))],
-            "mean_ms": statistics.fmean(s), "runs": len(s)}
-
-
 def main() -> int:
     """Run the benchmark; returns the exit code."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -44,6 +37,7 @@ def main() -> int:
     import cv2
     import numpy as np
 
+    from benchmarks.bench_dice import summary
     from vision.cocked import TiltModel, judge_roll
     from vision.cube import CubeReader, cube_from_scan
     from vision.dice import DiceReader
