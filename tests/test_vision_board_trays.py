@@ -10,6 +10,7 @@ import sys
 import cv2
 import numpy as np
 import pytest
+from board_views import seen_from
 
 from vision.profile import Profile
 from vision.reader import BoardReader
@@ -177,18 +178,8 @@ def test_the_tray_is_found_beside_the_home_boards_in_all_four_layouts(orientatio
     the borne-off checkers are counted in the tray beside the home boards."""
     counts = _bearing_off((3, 2, 0, 1), (4, 0, 0, 3))
     r = render_board(BoardState.from_counts(counts, off=(9, 8)), "green", lighting=Lighting(blur=0.6))
-    img, c = r.image, r.corners
+    img, c = seen_from(r.image, r.corners, orientation)
     h, w = img.shape[:2]
-    if orientation == "top-left":  # half turn
-        img = cv2.rotate(img, cv2.ROTATE_180)
-        c = np.array([[w - 1 - x, h - 1 - y] for x, y in c])[[2, 3, 0, 1]]
-    elif orientation == "bottom-left":  # mirrored left/right
-        img = cv2.flip(img, 1)
-        c = np.array([[w - 1 - x, y] for x, y in c])[[1, 0, 3, 2]]
-    elif orientation == "top-right":  # mirrored top/bottom
-        img = cv2.flip(img, 0)
-        c = np.array([[x, h - 1 - y] for x, y in c])[[3, 2, 1, 0]]
-    img = np.ascontiguousarray(img)
     reader = BoardReader(field=field_from_corners(c, (w, h), orientation), orientation=orientation)
     obs = reader.read(img).to_dict()
     assert obs["off"] == {"light": 9, "dark": 8} and obs["off_source"] == "trays"
