@@ -74,3 +74,29 @@ def test_tilted_dice_on_rendered_boards(plugin):
     assert res["recall"] >= 0.2, res
     assert res["precision"] >= 0.9, res
     assert res["value_accuracy"] >= 0.9, res
+
+
+def test_new_frame_forgets_the_scan_of_a_look_alike_frame():
+    """Dice thrown onto a still board between the pixels the scan's frame key samples: the
+    key is the same, so only ``new_frame`` (called by ``watch`` before each read) makes the
+    plug-in look again."""
+    rng = np.random.default_rng(5)
+    roll = render_roll_on_board(rng, cocked_prob=0.0, cube_prob=0.0)
+    with_dice = roll.image.copy()
+    without = roll.image.copy()
+    for die in roll.dice:  # cover each die with the colour around it
+        x0, y0, x1, y1 = (int(round(v)) for v in die.box)
+        pad = max(int(die.size * 0.3), 3)
+        ring = roll.image[max(y0 - pad, 0):y1 + pad, max(x0 - pad, 0):x1 + pad].reshape(-1, 3)
+        without[max(y0 - 1, 0):y1 + 2, max(x0 - 1, 0):x1 + 2] = np.median(ring, axis=0).astype(np.uint8)
+    # the frame key's sample pixels are the same in both frames
+    h, w = without.shape[:2]
+    sy, sx = max(h // 16, 1), max(w // 16, 1)
+    with_dice[::sy, ::sx] = without[::sy, ::sx]
+    fresh = DicePlugin()
+    fresh.roller = roll.roller
+    assert not any(_matched(fresh.dice(without, roll.field), roll.dice))
+    stale = fresh.dice(with_dice, roll.field)
+    assert not any(_matched(stale, roll.dice))  # the look-alike frame reused the old scan
+    fresh.new_frame()
+    assert all(_matched(fresh.dice(with_dice, roll.field), roll.dice))

@@ -50,6 +50,14 @@ class DicePlugin:
         self._key: Optional[tuple] = None
         self._scan: Any = None
 
+    def new_frame(self) -> None:
+        """Forget the scan kept for "the same frame". :meth:`scan` recognises a frame by a 16x16
+        pixel sample, shared between :meth:`dice` and :meth:`cube`; a caller that reads a stream
+        calls this before each frame, so a die thrown between the sampled pixels of an otherwise
+        unchanged picture is not missed."""
+        self._key = None
+        self._scan = None
+
     def _frame_key(self, image: np.ndarray, field: Any) -> tuple:
         sample = np.ascontiguousarray(image[:: max(image.shape[0] // 16, 1), :: max(image.shape[1] // 16, 1)])
         return (image.shape, hashlib.blake2b(sample.tobytes(), digest_size=8).digest(), id(field))

@@ -136,12 +136,9 @@ def make_frame_reader(calibration: Any = None, die_on_checker: str = "flat_ok", 
     fixed_corners = None if corners is None else [[float(x), float(y)] for x, y in corners]
 
     def new_frame() -> None:
-        # DicePlugin keeps the detector's scan of "the same frame" for the dice
-        # and the cube, keyed on a 16x16 pixel sample: two frames that differ
-        # only between the samples (a die thrown onto a still board, a static
-        # camera picture) would share a scan. Each read is a new frame.
-        if plugin is not None and hasattr(plugin, "_key"):
-            plugin._key = None
+        # Each read is a new frame for the dice plug-in's scan (DicePlugin.new_frame).
+        if plugin is not None:
+            plugin.new_frame()
 
     def read(image: Any):
         new_frame()
