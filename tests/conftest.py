@@ -35,3 +35,17 @@ def shared_data() -> pathlib.Path:
 def repo_root() -> pathlib.Path:
     """The project's root folder."""
     return ROOT
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's headless Chromium driven by Playwright (``tests/web_chromium.py``), one per
+    test module; raises ``FileNotFoundError`` when it is not installed (``.ci/run`` installs it)."""
+    from playwright.sync_api import sync_playwright
+
+    from web_chromium import launch_chromium
+
+    with sync_playwright() as p:
+        browser = launch_chromium(p)
+        yield browser
+        browser.close()

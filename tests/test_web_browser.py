@@ -17,24 +17,11 @@ import pytest
 
 from web import create_app, serve
 from web_stub import StubSession
-from web_chromium import CHROMIUM, launch_chromium
 
 pytestmark = pytest.mark.slow
 
 TOKEN = "browser-token"
 WAIT = 15_000  # ms; generous: the machine is shared
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        pytest.fail("Chromium is not installed at /usr/bin/chromium (.ci/run installs it)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = launch_chromium(p)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture()

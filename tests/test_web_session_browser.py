@@ -15,22 +15,11 @@ import pytest
 
 from web import create_app, serve
 from web_demo_driver import DemoDriver
-from web_chromium import launch_chromium
 
 pytestmark = pytest.mark.slow
 
 TOKEN = "session-token"
 WAIT = 15_000
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = launch_chromium(p)
-        yield browser
-        browser.close()
 
 
 def open_dashboard(browser, driver, mode_signed_in: bool = False):

@@ -17,7 +17,6 @@ import sys
 import threading
 
 import pytest
-from web_chromium import launch_chromium
 
 pytestmark = pytest.mark.slow
 
@@ -65,16 +64,6 @@ class Watch:
                 self.proc.kill()
                 self.proc.wait(10)
         return self.proc.returncode
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = launch_chromium(p)
-        yield browser
-        browser.close()
 
 
 def test_the_live_dashboard_of_a_running_watch(browser, repo_root, tmp_path):
