@@ -46,6 +46,9 @@ TILT_CONTEXT = 1.6
 #: Tilt score above which a candidate the value classifier turned down is taken as a leaning die
 #: (:func:`leaning_candidates`).
 LEAN_THRESHOLD = 0.9
+#: Detector peak a turned-down candidate needs to be judged by :func:`leaning_candidates` (chosen on
+#: 150 validation boards, render_roll_on_board seed 4242; see vision/models/README.md).
+LEAN_MIN_PEAK = 0.35
 #: A die of a roll is taken at most this many times the smallest die's size (:func:`roll_sizes`).
 SIZE_CAP = 1.2
 
@@ -158,9 +161,13 @@ def rectified_patch(image_bgr: np.ndarray, die: DieReading, field: Any = None,
                     size: Optional[float] = None) -> np.ndarray:
     """:func:`oriented_patch` for ``die`` on a registered ``field`` (or a top-down free photo when
     ``field`` is None). The principal point is taken at the image centre. ``size``: the die's
-    side in image pixels (default :func:`die_size`)."""
+    side in image pixels (default :func:`die_size`). The patch is centred on the die's box (its
+    outline), or on its centre when it has no box."""
     hmg = None if field is None else np.asarray(field.homography, dtype=np.float64)
-    return oriented_patch(image_bgr, die.center, die_size(die) if size is None else size, hmg, None, patch, context)
+    # the centre of the die's outline (its box), as the tilt network was trained; a one's reading
+    # on a free photo has its centre on the pip (vision.dice.DiceReader.recentre_ones)
+    centre = die.center if die.box is None else ((die.box[0] + die.box[2]) / 2, (die.box[1] + die.box[3]) / 2)
+    return oriented_patch(image_bgr, centre, die_size(die) if size is None else size, hmg, None, patch, context)
 
 
 def roll_sizes(dice: Sequence[DieReading]) -> list[float]:
@@ -262,12 +269,12 @@ def judge_roll(dice: Sequence[DieReading], field: Any, image_bgr: Optional[np.nd
 
 def leaning_candidates(image_bgr: np.ndarray, cands: Sequence[Any], probs: np.ndarray,
                        dice: Sequence[DieReading], field: Any, tilt_model: Optional["TiltModel"],
-                       lean_threshold: float = LEAN_THRESHOLD) -> list[DieReading]:
+                       lean_threshold: float = LEAN_THRESHOLD, min_peak: float = LEAN_MIN_PEAK) -> list[DieReading]:
     """Dice the value classifier turned down because they lean: a die on an edge or against the
     rail shows two faces and reads as no clear value. Returns a :class:`DieReading` (value: the
     classifier's best guess) for each scanned candidate (:meth:`vision.dice.DiceReader.scan`:
     ``cands`` with their (N, 8) ``probs``, searched around a registered ``field``) that is not one
-    of ``dice``, has a detector peak of at least 0.4, whose values 1..6 together outweigh "not a
+    of ``dice``, has a detector peak of at least ``min_peak``, whose values 1..6 together outweigh "not a
     die" and "cube" (it is die-like) with "cube" at most 0.3, and whose tilt score (at the size of the
     roll's dice, :func:`roll_sizes`) exceeds ``lean_threshold``. Empty without a field or a model.
     """
@@ -277,7 +284,7 @@ def leaning_candidates(image_bgr: np.ndarray, cands: Sequence[Any], probs: np.nd
     ref = roll_sizes(dice)
     cap = min(ref) * SIZE_CAP if ref else None
     for c, p in zip(cands, probs):
-        if c.score < 0.4 or p[:6].sum() < max(p[6], p[7]) or p[7] > 0.3:
+        if c.score < min_peak or p[:6].sum() < max(p[6], p[7]) or p[7] > 0.3:
             continue
         if any(math.hypot(c.center[0] - d.center[0], c.center[1] - d.center[1]) < 0.6 * max(die_size(d), c.size)
                for d in dice):

@@ -37,11 +37,14 @@ class ImageError(ValueError):
 @dataclasses.dataclass(frozen=True)
 class Candidate:
     """A die centre proposed by the detector: ``center`` (x, y) and ``size`` (die side) in image
-    pixels, ``score`` the heatmap peak in 0..1."""
+    pixels, ``score`` the heatmap peak in 0..1; ``outline_center``: where the detector put the
+    die's centre when ``center`` was moved to its top face (:meth:`DiceReader.recentre_ones`), the
+    centre of the reading's box; None when not moved."""
 
     center: tuple[float, float]
     size: float
     score: float
+    outline_center: Optional[tuple[float, float]] = None
 
 
 @dataclasses.dataclass
@@ -85,7 +88,10 @@ class DiceSettings:
     unsure; measured on 400 rendered boards and the 9 board photos: the same dice, cocked calls and
     cubes found or one more, about 0.5 ms less per frame);
     ``max_candidates``: the strongest
-    detector peaks kept per frame. ``wider``, ``accept_peak`` and ``peak_accept`` were chosen on fold 1
+    detector peaks kept per frame; ``recentre_ones``: on free photos, a candidate whose most likely
+    value is 1 and whose values 1..6 together reach this probability is moved to its pip
+    (:func:`vision.top_face.pip_centre`, the centre of a one's top face) and read again there (the
+    detector centres an oblique die between its top face and its body; 0 turns this off). ``wider``, ``accept_peak`` and ``peak_accept`` were chosen on fold 1
     (training photos): most dice found with no more wrong values or false dice than before.
     """
 
@@ -101,6 +107,7 @@ class DiceSettings:
     accept_peak: float = 0.7
     peak_accept: float = 0.4
     pyramid: tuple[int, ...] = (192, 384, 768)
+    finest_max_scale: float = 0.77
     level_sizes: tuple[float, float] = (6.0, 48.0)
     nested: float = 2.5
     merge_size_ratio: float = math.inf
@@ -111,6 +118,7 @@ class DiceSettings:
     field_detector: Optional[str] = None
     max_candidates: int = 96
     max_dice: int = 64
+    recentre_ones: float = 0.2
 
 
 def as_bgr(image: Any) -> np.ndarray:
@@ -210,7 +218,7 @@ class DiceReader:
         if die_px is not None:
             scales = [self.settings.field_die_input_px / die_px]
         else:
-            scales = pyramid_scales(max(h, w), self.settings.pyramid)
+            scales = pyramid_scales(max(h, w), self.settings.pyramid, self.settings.finest_max_scale)
         cands: list[Candidate] = []
         for k, s in enumerate(scales):
             # a level's own size range; the smallest dice come from the finest level, the largest
@@ -267,7 +275,35 @@ class DiceReader:
         cands = self.candidates(image, die_px, roi)
         # wider re-reads on free photos only: on registered (rendered) boards, where wider crops take
         # in the checkers around a die, they lost dice (found 98.5% -> 97.5%, 100 boards)
-        return cands, self.classify(image, cands, wider=die_px is None)
+        probs = self.classify(image, cands, wider=die_px is None)
+        if die_px is None and self.settings.recentre_ones > 0:
+            cands, probs = self.recentre_ones(image, cands, probs)
+        return cands, probs
+
+    def recentre_ones(self, image: np.ndarray, cands: Sequence[Candidate],
+                      probs: np.ndarray) -> tuple[list[Candidate], np.ndarray]:
+        """Candidates that may be a one (most likely value 1, values together at least
+        :class:`DiceSettings` ``recentre_ones``) moved to their pip (:func:`vision.top_face.pip_centre`)
+        and read again there (kept when the re-read's most likely value is still 1); the others
+        unchanged. ``image`` (H, W, 3) uint8 BGR, ``probs`` (N, 8)
+        as :meth:`classify` returns; returns new lists, the inputs are not changed."""
+        from vision.top_face import pip_centre
+
+        cands, probs = list(cands), probs.copy()
+        moved: list[tuple[int, Candidate]] = []
+        for k, p in enumerate(probs):
+            if int(np.argmax(p[:6])) != 0 or p[:6].sum() < self.settings.recentre_ones:
+                continue
+            c = pip_centre(image, cands[k].center, cands[k].size)
+            if c is not None:
+                moved.append((k, Candidate(c, cands[k].size, cands[k].score, cands[k].center)))
+        if moved:
+            again = self.classify(image, [c for _, c in moved])
+            for (k, c), p in zip(moved, again):
+                # a one stays a one: a re-read of another value went to another blob than its pip
+                if int(np.argmax(p[:6])) == 0:
+                    cands[k], probs[k] = c, p
+        return cands, probs
 
     def _softmax_turns(self, blob: np.ndarray, turns: Sequence[int]) -> np.ndarray:
         """(len(turns), N, C) softmax of the (N, 3, P, P) ``blob`` turned by each of ``turns``
@@ -305,24 +341,25 @@ class DiceReader:
             if p[v] < need or p[v] < p[6] or p[v] < p[7]:
                 continue
             half = cand.size / 2
-            x, y = cand.center
-            out.append(DieReading(value=v + 1, center=(x, y), box=(x - half, y - half, x + half, y + half),
+            # the box frames the die's outline as detected, the centre is its top face's
+            x, y = cand.outline_center or cand.center
+            out.append(DieReading(value=v + 1, center=cand.center, box=(x - half, y - half, x + half, y + half),
                                   confidence=float(p[v])))
         out = thin_dice(out, st.merge, st.nested)[: st.max_dice]
         out.sort(key=lambda d: (d.center[0], d.center[1]))
         return out
 
 
-def pyramid_scales(long_side: int, sides: Sequence[int]) -> list[float]:
+def pyramid_scales(long_side: int, sides: Sequence[int], finest_max: float = 0.77) -> list[float]:
     """Detector scales for a free photo whose longer side is ``long_side`` pixels: the image is
     resized so its longer side is each of ``sides`` (pixels), never enlarged more than 4x; sides
-    beyond the first two are used only when they shrink the photo to 0.77 or less (at nearly its
-    own resolution the detector proposes pips as small dice, which the shipped classifier reads as
-    "1"). Scales closer than a factor 1.4 to the previous one are dropped."""
+    beyond the first two are used only when they shrink the photo to ``finest_max`` or less (at
+    nearly its own resolution the detector also proposes pips as small dice, which the classifier
+    must turn down). Scales closer than a factor 1.4 to the previous one are dropped."""
     out: list[float] = []
     for k, side in enumerate(sides):
         s = min(side / long_side, 4.0)
-        if k >= 2 and s > 0.77:
+        if k >= 2 and s > finest_max:
             break
         if not out or s > out[-1] * 1.4:
             out.append(s)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import pathlib
-from typing import Iterator
+from typing import Iterator, Optional
 
 import numpy as np
 
@@ -105,3 +105,56 @@ def default_dice_root() -> pathlib.Path:
         if (base / "shared" / "data").is_dir():
             return base / "shared" / "data" / "dice"
     return root.parent / "shared" / "data" / "dice"
+
+
+#: A box of the value one smaller than this share of the median side of the other dice in its
+#: photo boxes the pip alone, not the die (matteop65 labels its ones so: median 0.44).
+PIP_LABEL_RATIO = 0.7
+
+
+def pip_label_ratio(items: list[LabelledImage]) -> Optional[float]:
+    """The median ratio (box side / median side of the photo's other dice) of the value-one labels
+    that box the pip alone (below :data:`PIP_LABEL_RATIO`), over the photos of ``items`` that also
+    hold other values; None when no such label exists (the dataset boxes whole dice)."""
+    ratios = []
+    for it in items:
+        sides = np.maximum(it.boxes[:, 2] - it.boxes[:, 0], it.boxes[:, 3] - it.boxes[:, 1])
+        others = sides[it.values != 1]
+        if len(others) == 0:
+            continue
+        med = float(np.median(others))
+        ratios += [s / med for s in sides[it.values == 1] if s < PIP_LABEL_RATIO * med]
+    # a dataset boxes its ones' pips when most of its ones are so boxed
+    n_ones = sum(int((it.values == 1).sum()) for it in items if (it.values != 1).any())
+    if not ratios or len(ratios) < 0.5 * n_ones:
+        return None
+    return float(np.median(ratios))
+
+
+def with_die_boxes(items: list[LabelledImage]) -> list[LabelledImage]:
+    """``items`` of one dataset with every box covering the die (top face), for training.
+
+    Some datasets box only the pip of a one (matteop65: the box is 0.44 times the die's side). Such
+    a box, centred where it is, gets the side of the photo's other dice (their median), or, in a
+    photo of ones only, its own side divided by the dataset's :func:`pip_label_ratio`. Datasets
+    that box whole dice are returned unchanged. (Evaluation keeps the original boxes.)"""
+    ratio = pip_label_ratio(items)
+    if ratio is None:
+        return list(items)
+    out = []
+    for it in items:
+        sides = np.maximum(it.boxes[:, 2] - it.boxes[:, 0], it.boxes[:, 3] - it.boxes[:, 1])
+        others = sides[it.values != 1]
+        new = sides.copy()
+        for k in np.nonzero(it.values == 1)[0]:
+            if len(others):
+                med = float(np.median(others))
+                if sides[k] < PIP_LABEL_RATIO * med:
+                    new[k] = med
+            else:
+                new[k] = sides[k] / ratio
+        c = it.centers
+        square = np.stack([c[:, 0] - new / 2, c[:, 1] - new / 2, c[:, 0] + new / 2, c[:, 1] + new / 2], axis=1)
+        boxes = np.where((new != sides)[:, None], square.reshape(-1, 4), it.boxes)
+        out.append(dataclasses.replace(it, boxes=boxes))
+    return out

@@ -27,7 +27,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from vision.dice_data import LabelledImage, default_dice_root, iter_datasets
+from vision.dice_data import LabelledImage, default_dice_root, iter_datasets, with_die_boxes
 from vision.dice_patches import (CUBE_CONTEXT, DETECT_DIE_PX, PATCH, STRIDE, VALUE_PATCH, crop_patch, detector_blob,
                                  patches_blob)
 from vision.training.nets import DiceClassifier, DiceDetector, FastDiceDetector, StridedDiceClassifier
@@ -38,8 +38,10 @@ NONE_CLASS, CUBE_CLASS = 6, 7
 DATA = default_dice_root()
 
 
-def photometric(img: np.ndarray, rng: np.random.Generator, strong: bool = True) -> np.ndarray:
-    """Random colour/brightness/blur/noise changes to a uint8 BGR image (any size)."""
+def photometric(img: np.ndarray, rng: np.random.Generator, strong: bool = True, mild: bool = False) -> np.ndarray:
+    """Random colour/brightness/blur/noise changes to a uint8 BGR image (any size). ``mild``: no
+    conversion to grey (it erases pips that differ from their die by colour alone, e.g. red on
+    smoke grey) and Gaussian blurs of sigma at most 0.8 pixels (1.3 otherwise)."""
     out = img.astype(np.float32)
     if strong and rng.random() < 0.5:
         hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
@@ -47,14 +49,14 @@ def photometric(img: np.ndarray, rng: np.random.Generator, strong: bool = True) 
         if rng.random() < 0.5:
             hsv[..., 1] = np.clip(hsv[..., 1] * rng.uniform(0.3, 1.6), 0, 255).astype(np.uint8)
         out = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR).astype(np.float32)
-    if strong and rng.random() < 0.15:
+    if strong and not mild and rng.random() < 0.15:
         out = np.repeat(cv2.cvtColor(out.astype(np.uint8), cv2.COLOR_BGR2GRAY)[..., None], 3, 2).astype(np.float32)
     if strong and rng.random() < 0.15:
         out = 255.0 - out
     out = out * rng.uniform(0.6, 1.4) + rng.uniform(-40, 40)
     out = out * rng.uniform(0.85, 1.15, size=3)[None, None, :]
     if rng.random() < 0.3:
-        sigma = rng.uniform(0.3, 1.3)
+        sigma = rng.uniform(0.3, 0.8 if mild else 1.3)
         out = cv2.GaussianBlur(out, (0, 0), sigma)
     if rng.random() < 0.3:
         out = out + rng.normal(0, rng.uniform(2, 8), out.shape)
@@ -86,7 +88,7 @@ def classifier_samples(items: list[tuple[np.ndarray, LabelledImage]], rng: np.ra
                        neg_ratio: float = 1.0, hard: Optional[dict] = None,
                        jitter: float = 0.06, matched: Optional[dict] = None, patch: int = VALUE_PATCH,
                        scale_jitter: tuple[float, float] = (-0.15, 0.2),
-                       blur_prob: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+                       blur_prob: float = 0.0, hard_per_image: int = 8, mild: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """One epoch of augmented patches: (N, 3, patch, patch) float32 and (N,) int64 labels (0..5
     value-1, 6 none, 7 cube). ``hard``: {item index: [(x, y, size), ...]} detector false alarms, used
     as extra "not a die" patches (hard negative mining). ``matched``: {item index: [(x, y, size,
@@ -95,19 +97,20 @@ def classifier_samples(items: list[tuple[np.ndarray, LabelledImage]], rng: np.ra
     meets at run time). ``jitter``: standard deviation of the labelled positives' centre shift, in
     die sides (the detector's centre of an oblique die lies between its top face and its body);
     ``scale_jitter``: their crop size is the die side times exp(uniform(*scale_jitter));
-    ``blur_prob``: share of patches given a motion blur (:func:`motion_blur`)."""
+    ``blur_prob``: share of patches given a motion blur (:func:`motion_blur`); ``hard_per_image``:
+    at most this many of an image's false alarms per epoch; ``mild``: see :func:`photometric`."""
     patches, labels = [], []
 
     def add(img, c, s, label):
         pt = crop_patch(img, c, s, rng.uniform(0, 360), patch=patch)
         if blur_prob and rng.random() < blur_prob:
             pt = motion_blur(pt, rng)
-        patches.append(photometric(pt, rng))
+        patches.append(photometric(pt, rng, mild=mild))
         labels.append(label)
 
     for idx, (img, item) in enumerate(items):
         negs = (hard or {}).get(idx, [])
-        for k in (rng.permutation(len(negs))[:8] if len(negs) > 8 else range(len(negs))):
+        for k in (rng.permutation(len(negs))[:hard_per_image] if len(negs) > hard_per_image else range(len(negs))):
             hx, hy, hs = negs[k]
             add(img, (hx + rng.normal(0, 0.05 * hs), hy + rng.normal(0, 0.05 * hs)),
                 hs * math.exp(rng.uniform(-0.15, 0.15)), NONE_CLASS)
@@ -229,13 +232,16 @@ def focal_loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 
 
 # ----------------------------------------------------------------------------- training loops
-def mine_hard_negatives(items, detector: pathlib.Path, log, radius: float = 0.5) -> tuple[dict, dict]:
+def mine_hard_negatives(items, detector: pathlib.Path, log, radius: float = 0.5,
+                        finest_max_scale: float = 0.77, pyramid: tuple[int, ...] = (192, 384, 768)) -> tuple[dict, dict]:
     """Run the detector ``detector`` (an exported dice_detector.onnx) over ``items``: its candidates
     farther than ``radius`` x size from every labelled die or cube, or smaller than 0.6 x the
     nearest one's side (a pip or part of a die; false alarms, {item index: [(x, y, size), ...]})
     and those matched to a labelled die (centre within half its
     side, size within 0.7..1.5 of its side; {item index: [(x, y, size, value), ...]}, the nearest
-    candidate per die)."""
+    candidate per die). ``pyramid``, ``finest_max_scale``: the free photos' pyramid
+    (:class:`vision.dice.DiceSettings`); (192, 384, 640) and 1.0 mine 640-pixel photos at their
+    own resolution too."""
     import shutil
     import tempfile
 
@@ -245,7 +251,7 @@ def mine_hard_negatives(items, detector: pathlib.Path, log, radius: float = 0.5)
         shutil.copy(detector, pathlib.Path(tmp) / "dice_detector.onnx")
         # the classifier is not used here; any valid ONNX of the right name will do
         shutil.copy(detector, pathlib.Path(tmp) / "dice_classifier.onnx")
-        reader = DiceReader(tmp, DiceSettings(peak=0.15))
+        reader = DiceReader(tmp, DiceSettings(peak=0.15, finest_max_scale=finest_max_scale, pyramid=tuple(pyramid)))
         out, matched = {}, {}
         n = m = 0
         for idx, (img, item) in enumerate(items):
@@ -305,7 +311,8 @@ def board_items(n: int, rng) -> list:
 def train_classifier(items, epochs: int, rng, log, hard: Optional[dict] = None,
                      jitter: float = 0.06, matched: Optional[dict] = None, width: int = 16,
                      scale_jitter: tuple[float, float] = (-0.15, 0.2), blur_prob: float = 0.0,
-                     patch: int = VALUE_PATCH, arch: str = "plain") -> nn.Module:
+                     patch: int = VALUE_PATCH, arch: str = "plain", hard_per_image: int = 8,
+                     mild: bool = False) -> nn.Module:
     """Train the value classifier (``width`` channels in its first layers) on augmented
     ``patch`` x ``patch`` patches from ``items`` [(image, LabelledImage)] (see
     :func:`classifier_samples` for the other arguments). ``arch``: ``"plain"``
@@ -320,7 +327,8 @@ def train_classifier(items, epochs: int, rng, log, hard: Optional[dict] = None,
     for ep in range(epochs):
         t = time.time()
         x, y = classifier_samples(items, rng, hard=hard, jitter=jitter, matched=matched, patch=patch,
-                                  scale_jitter=scale_jitter, blur_prob=blur_prob)
+                                  scale_jitter=scale_jitter, blur_prob=blur_prob, hard_per_image=hard_per_image,
+                                  mild=mild)
         perm = rng.permutation(len(y))
         net.train()
         tot, correct, n = 0.0, 0, 0
@@ -538,6 +546,15 @@ def main() -> None:
                     help="value classifier crops: die side x exp(uniform(-J, J + 0.05))")
     ap.add_argument("--blur", type=float, default=0.0, help="share of classifier patches given a motion blur")
     ap.add_argument("--skip-cube", action="store_true", help="do not train the cube-value network")
+    ap.add_argument("--mine-pyramid", type=int, nargs="+", default=[192, 384, 768],
+                    help="free photos' pyramid (long sides, pixels) when mining --hard-negatives")
+    ap.add_argument("--mine-finest", type=float, default=0.77,
+                    help="finest pyramid level's largest scale when mining (1.0: the photo's own resolution)")
+    ap.add_argument("--hard-per-image", type=int, default=8, help="mined false alarms used per image and epoch")
+    ap.add_argument("--mild-aug", action="store_true",
+                    help="classifier patches: no grey conversion, lighter blur (see photometric)")
+    ap.add_argument("--raw-boxes", action="store_true",
+                    help="train on the labelled boxes as they are (a one's pip box is not widened to its die)")
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
@@ -554,6 +571,9 @@ def main() -> None:
     for name, data in iter_datasets(args.data):
         if name == args.holdout_dataset:
             continue
+        if not args.raw_boxes:
+            # boxes of a one's pip alone (matteop65) become boxes of the die
+            data = with_die_boxes(data)
         for it in data:
             if args.fold != "all" and it.fold() == int(args.fold):
                 continue
@@ -567,12 +587,14 @@ def main() -> None:
         items += board_items(args.boards, rng)
     log(f"training on {len(items)} images (fold held out: {args.fold}, dataset held out: {args.holdout_dataset})")
     if args.only in (None, "cls"):
-        hard, matched = (mine_hard_negatives(items, args.hard_negatives, log, args.hard_radius)
+        hard, matched = (mine_hard_negatives(items, args.hard_negatives, log, args.hard_radius,
+                                             args.mine_finest, tuple(args.mine_pyramid))
                          if args.hard_negatives else (None, None))
         cls = train_classifier(items, args.cls_epochs, rng, log, hard, args.jitter,
                                matched if args.matched_positives else None, args.cls_width,
                                (-args.cls_scale_jitter, args.cls_scale_jitter + 0.05), args.blur,
-                               arch=args.cls_arch)
+                               arch=args.cls_arch, hard_per_image=args.hard_per_image,
+                               mild=args.mild_aug)
         export(cls, torch.zeros(1, 3, VALUE_PATCH, VALUE_PATCH), args.out / "dice_classifier.onnx",
                {"input": {0: "n"}, "output": {0: "n"}})
     if args.only in (None, "det"):
