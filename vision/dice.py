@@ -91,7 +91,12 @@ class DiceSettings:
     detector peaks kept per frame; ``recentre_ones``: on free photos, a candidate whose most likely
     value is 1 and whose values 1..6 together reach this probability is moved to its pip
     (:func:`vision.top_face.pip_centre`, the centre of a one's top face) and read again there (the
-    detector centres an oblique die between its top face and its body; 0 turns this off). ``wider``, ``accept_peak`` and ``peak_accept`` were chosen on fold 1
+    detector centres an oblique die between its top face and its body; 0 turns this off);
+    ``photo_classifier``: file name (in the models folder) of the value classifier for free photos
+    (no registered board), None to use ``dice_classifier.onnx`` everywhere (the shipped one is
+    wider, 24 channels, and trained with milder colour changes: more dice found on the held-out
+    photos, vision/models/README.md; registered boards keep the faster ``dice_classifier.onnx``,
+    within the 10 ms budget). ``wider``, ``accept_peak`` and ``peak_accept`` were chosen on fold 1
     (training photos): most dice found with no more wrong values or false dice than before.
     """
 
@@ -119,6 +124,7 @@ class DiceSettings:
     max_candidates: int = 96
     max_dice: int = 64
     recentre_ones: float = 0.2
+    photo_classifier: Optional[str] = "dice_classifier_photo.onnx"
 
 
 def as_bgr(image: Any) -> np.ndarray:
@@ -136,9 +142,10 @@ def as_bgr(image: Any) -> np.ndarray:
 
 
 class DiceReader:
-    """Holds the two networks; :meth:`read` turns a frame into :class:`DieReading` s.
+    """Holds the networks; :meth:`read` turns a frame into :class:`DieReading` s.
 
-    ``models``: folder with ``dice_detector.onnx`` and ``dice_classifier.onnx`` (default
+    ``models``: folder with ``dice_detector.onnx``, ``dice_classifier.onnx`` and the free-photo
+    classifier (:class:`DiceSettings` ``photo_classifier``; default
     ``vision/models``). Raises ``FileNotFoundError`` when a model file is missing.
     Not thread-safe (cv2.dnn nets keep state); use one reader per thread.
     """
@@ -160,6 +167,12 @@ class DiceReader:
                 raise FileNotFoundError(f"dice model missing: {fdet}")
             self.field_detector = load_onnx(fdet)
         self.classifier = load_onnx(cls)
+        self.photo_classifier = self.classifier
+        if self.settings.photo_classifier:
+            pcls = folder / self.settings.photo_classifier
+            if not pcls.is_file():
+                raise FileNotFoundError(f"dice model missing: {pcls}")
+            self.photo_classifier = load_onnx(pcls)
 
     # ------------------------------------------------------------------ detection
     def detect(self, image_bgr: np.ndarray, scale: float,
@@ -231,14 +244,18 @@ class DiceReader:
         return merge_candidates(cands, self.settings.merge, self.settings.merge_size_ratio)[: self.settings.max_candidates]
 
     # ------------------------------------------------------------------ classification
-    def classify(self, image_bgr: np.ndarray, cands: Sequence[Candidate], wider: bool = True) -> np.ndarray:
+    def classify(self, image_bgr: np.ndarray, cands: Sequence[Candidate], wider: bool = True,
+                 photo: Optional[bool] = None) -> np.ndarray:
         """(N, 8) float64 softmax probabilities: columns 0..5 the values 1..6, column 6 "not a die",
         column 7 a doubling cube (zero for a 7-class model). ``wider``: allow the wider re-reads
-        (:class:`DiceSettings` ``wider``; :meth:`scan` turns them off when the die size is known)."""
+        (:class:`DiceSettings` ``wider``; :meth:`scan` turns them off when the die size is known).
+        ``photo``: read with the free-photo classifier (:class:`DiceSettings` ``photo_classifier``);
+        default: when ``wider``."""
         if not cands:
             return np.zeros((0, 8))
+        net = self.photo_classifier if (wider if photo is None else photo) else self.classifier
         blob = patches_blob([crop_patch(image_bgr, c.center, c.size, patch=self.settings.value_patch) for c in cands])
-        p = self._softmax(blob)
+        p = self._softmax(blob, net)
         if self.settings.turns > 1:
             # read the unsure patches again turned by 90, 180 and 270 degrees (and cropped wider)
             # and average
@@ -248,7 +265,7 @@ class DiceReader:
                 unsure &= p.argmax(axis=1) != 7
             unsure = np.nonzero(unsure)[0]
             if len(unsure):
-                turned = self._softmax_turns(blob[unsure], range(1, st.turns))
+                turned = self._softmax_turns(blob[unsure], range(1, st.turns), net)
                 p[unsure] = (p[unsure] + turned.sum(axis=0)) / st.turns
             pu = p[unsure, :6]
             wide = unsure[(pu.sum(axis=1) >= st.wider_min) & (pu.max(axis=1) < st.wider_max)] if st.wider and wider \
@@ -256,7 +273,7 @@ class DiceReader:
             if len(wide):
                 sub = np.concatenate([patches_blob([crop_patch(image_bgr, cands[i].center, cands[i].size * z, patch=self.settings.value_patch)
                                                     for i in wide]) for z in st.wider])
-                acc = self._softmax_turns(sub, range(st.turns)).mean(axis=0)
+                acc = self._softmax_turns(sub, range(st.turns), net).mean(axis=0)
                 views = np.concatenate([p[wide][None], acc.reshape(len(st.wider), len(wide), -1)])
                 p[wide] = views.mean(axis=0)
         if p.shape[1] == 7:
@@ -305,16 +322,17 @@ class DiceReader:
                     cands[k], probs[k] = c, p
         return cands, probs
 
-    def _softmax_turns(self, blob: np.ndarray, turns: Sequence[int]) -> np.ndarray:
+    def _softmax_turns(self, blob: np.ndarray, turns: Sequence[int], net: Any = None) -> np.ndarray:
         """(len(turns), N, C) softmax of the (N, 3, P, P) ``blob`` turned by each of ``turns``
         quarter turns, in one network pass."""
         n = len(blob)
         stacked = np.concatenate([np.rot90(blob, k, axes=(2, 3)) for k in turns])
-        return self._softmax(np.ascontiguousarray(stacked)).reshape(len(turns), n, -1)
+        return self._softmax(np.ascontiguousarray(stacked), net).reshape(len(turns), n, -1)
 
-    def _softmax(self, blob: np.ndarray) -> np.ndarray:
-        self.classifier.setInput(blob)
-        logits = self.classifier.forward().astype(np.float64)
+    def _softmax(self, blob: np.ndarray, net: Any = None) -> np.ndarray:
+        net = self.classifier if net is None else net
+        net.setInput(blob)
+        logits = net.forward().astype(np.float64)
         logits -= logits.max(axis=1, keepdims=True)
         e = np.exp(logits)
         return e / e.sum(axis=1, keepdims=True)

@@ -251,7 +251,8 @@ def mine_hard_negatives(items, detector: pathlib.Path, log, radius: float = 0.5,
         shutil.copy(detector, pathlib.Path(tmp) / "dice_detector.onnx")
         # the classifier is not used here; any valid ONNX of the right name will do
         shutil.copy(detector, pathlib.Path(tmp) / "dice_classifier.onnx")
-        reader = DiceReader(tmp, DiceSettings(peak=0.15, finest_max_scale=finest_max_scale, pyramid=tuple(pyramid)))
+        reader = DiceReader(tmp, DiceSettings(peak=0.15, finest_max_scale=finest_max_scale, pyramid=tuple(pyramid),
+                                          photo_classifier=None, recentre_ones=0))
         out, matched = {}, {}
         n = m = 0
         for idx, (img, item) in enumerate(items):
@@ -551,6 +552,8 @@ def main() -> None:
     ap.add_argument("--mine-finest", type=float, default=0.77,
                     help="finest pyramid level's largest scale when mining (1.0: the photo's own resolution)")
     ap.add_argument("--hard-per-image", type=int, default=8, help="mined false alarms used per image and epoch")
+    ap.add_argument("--cls-name", default="dice_classifier.onnx",
+                    help="file name of the exported value classifier (dice_classifier_photo.onnx: free photos)")
     ap.add_argument("--mild-aug", action="store_true",
                     help="classifier patches: no grey conversion, lighter blur (see photometric)")
     ap.add_argument("--raw-boxes", action="store_true",
@@ -595,7 +598,7 @@ def main() -> None:
                                (-args.cls_scale_jitter, args.cls_scale_jitter + 0.05), args.blur,
                                arch=args.cls_arch, hard_per_image=args.hard_per_image,
                                mild=args.mild_aug)
-        export(cls, torch.zeros(1, 3, VALUE_PATCH, VALUE_PATCH), args.out / "dice_classifier.onnx",
+        export(cls, torch.zeros(1, 3, VALUE_PATCH, VALUE_PATCH), args.out / args.cls_name,
                {"input": {0: "n"}, "output": {0: "n"}})
     if args.only in (None, "det"):
         det = train_detector(items, args.det_epochs, rng, log, per_epoch=args.det_crops, width=args.det_width,
