@@ -153,26 +153,20 @@ class DiceReader:
     def __init__(self, models: pathlib.Path | str | None = None,
                  settings: DiceSettings | None = None) -> None:
         folder = pathlib.Path(models) if models is not None else MODELS
-        det, cls = folder / "dice_detector.onnx", folder / "dice_classifier.onnx"
-        for path in (det, cls):
+        self.models_dir = folder
+        self.settings = settings or DiceSettings()
+
+        def model(name: str) -> Any:
+            path = folder / name
             if not path.is_file():
                 raise FileNotFoundError(f"dice model missing: {path}")
-        self.models_dir = folder
-        self.detector = load_onnx(det)
-        self.settings = settings or DiceSettings()
-        self.field_detector = self.detector
-        if self.settings.field_detector:
-            fdet = folder / self.settings.field_detector
-            if not fdet.is_file():
-                raise FileNotFoundError(f"dice model missing: {fdet}")
-            self.field_detector = load_onnx(fdet)
-        self.classifier = load_onnx(cls)
-        self.photo_classifier = self.classifier
-        if self.settings.photo_classifier:
-            pcls = folder / self.settings.photo_classifier
-            if not pcls.is_file():
-                raise FileNotFoundError(f"dice model missing: {pcls}")
-            self.photo_classifier = load_onnx(pcls)
+            return load_onnx(path)
+
+        self.detector = model("dice_detector.onnx")
+        self.classifier = model("dice_classifier.onnx")
+        st = self.settings
+        self.field_detector = model(st.field_detector) if st.field_detector else self.detector
+        self.photo_classifier = model(st.photo_classifier) if st.photo_classifier else self.classifier
 
     # ------------------------------------------------------------------ detection
     def detect(self, image_bgr: np.ndarray, scale: float,
