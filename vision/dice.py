@@ -65,7 +65,9 @@ class DiceSettings:
     detector peak is at least ``accept_peak`` is kept when its value's probability reaches
     ``peak_accept`` (instead of ``accept``), still above "not a die" and "cube" (the detector's
     confidence stands in for part of the classifier's); ``pyramid``: the longer sides (pixels) a
-    free photo is resized to for the detector (see :func:`pyramid_scales`); ``level_sizes``:
+    free photo is resized to for the detector (see :func:`pyramid_scales`); ``finest_max_scale``: levels
+    beyond the first two only when they shrink the photo to this scale or less (1.0: also at the photo's
+    own resolution, where pips are proposed as small dice; used for mining training negatives); ``level_sizes``:
     each pyramid level keeps the candidates whose side at the detector's input is in this range
     (pixels; the shipped detector is trained for 11..44), the finest level also smaller ones and the
     coarsest also larger ones; ``fast_resize``: shrink for the detector with :func:`resize` (an
