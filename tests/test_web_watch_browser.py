@@ -9,6 +9,7 @@ them. A second process checks match control: a new match from the form and the
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pathlib
 import re
@@ -66,7 +67,11 @@ class Watch:
         return self.proc.returncode
 
 
-def test_the_live_dashboard_of_a_running_watch(browser, repo_root, tmp_path):
+@contextlib.contextmanager
+def live_page(browser, repo_root: pathlib.Path):
+    """A teaching-mode ``companion watch`` at half speed and a 1400x1000 page on its dashboard,
+    once the page is live: yields ``(watch, page)``; afterwards closes both and asserts the page
+    raised no script error."""
     watch = Watch(repo_root, "--mode", "teaching", "--speed", "0.5")
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
@@ -75,6 +80,15 @@ def test_the_live_dashboard_of_a_running_watch(browser, repo_root, tmp_path):
     try:
         page.goto(watch.url + "/")
         page.wait_for_selector('#connection[data-state="live"]', timeout=30_000)
+        yield watch, page
+    finally:
+        context.close()
+        watch.stop()
+    assert errors == []
+
+
+def test_the_live_dashboard_of_a_running_watch(browser, repo_root, tmp_path):
+    with live_page(browser, repo_root) as (watch, page):
         # The starting position as the real session has it, drawn and as text.
         assert page.locator("#board #point-24").get_attribute("data-count") == "2"
         assert page.locator("#board #point-19").get_attribute("data-count") == "-5"
@@ -97,21 +111,10 @@ def test_the_live_dashboard_of_a_running_watch(browser, repo_root, tmp_path):
         page.wait_for_selector('#connection[data-state="reconnecting"]', timeout=30_000)
         assert "out of date" in page.locator("#connection").inner_text()
         assert "offline" in page.get_attribute("body", "class")
-    finally:
-        context.close()
-        watch.stop()
-    assert errors == []
 
 
 def test_the_demo_game_shows_live_in_the_browser(browser, repo_root, tmp_path):
-    watch = Watch(repo_root, "--mode", "teaching", "--speed", "0.5")
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    try:
-        page.goto(watch.url + "/")
-        page.wait_for_selector('#connection[data-state="live"]', timeout=30_000)
+    with live_page(browser, repo_root) as (watch, page):
         # Note every alert the page shows, however briefly, and every board it draws.
         page.evaluate(
             """() => {
@@ -153,10 +156,6 @@ def test_the_demo_game_shows_live_in_the_browser(browser, repo_root, tmp_path):
         seen = [kind for kind in page.evaluate("() => window.seenAlerts") if kind != "cocked"]
         assert seen[:2] == ["illegal", "corrected"], seen
         assert len(page.evaluate("() => [...window.seenDice]")) >= 4  # several rolls drawn as they came
-    finally:
-        context.close()
-        watch.stop()
-    assert errors == []
 
 
 def test_new_match_and_mat_download_on_the_real_session(browser, repo_root, tmp_path):
