@@ -48,6 +48,12 @@ def test_leaning_dice_are_caught():
     tilted = res["per_reason"]["tilted"]
     assert tilted["caught"] >= 12, res["per_reason"]
     assert res["false_positive"] == 0, res
+    # the verdict per roll: every roll here has a cocked die; a roll is caught by a die called
+    # cocked or by its other die alone in view, so at least as many rolls as dice are caught
+    rolls = res["rolls"]
+    assert (rolls["cocked"], rolls["flat"]) == (30, 0), rolls
+    assert tilted["caught"] <= rolls["caught"] <= 30, rolls
+    assert rolls["caught"] - rolls["caught_by_die_not_seen"] == tilted["caught"], rolls
 
 
 def test_flat_dice_on_rendered_boards_are_not_tilted(tilt):

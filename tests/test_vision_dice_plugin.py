@@ -65,6 +65,9 @@ def test_cube_on_rendered_boards(plugin):
     assert cube["found"] >= 0.75 * cube["boards_with_cube"], cube
     assert cube["place_correct"] >= 0.9 * cube["found"], cube
     assert cube["value_correct"] >= 0.6 * cube["found"], cube
+    # flat rolls only: the roll verdict calls none of them cocked (neither a die nor a die unseen)
+    assert (res["rolls"]["flat"], res["rolls"]["cocked"]) == (16, 0), res["rolls"]
+    assert res["rolls"]["flat_called_cocked"] <= 1, res["rolls"]
 
 
 @pytest.mark.slow

@@ -98,7 +98,8 @@ class DiceSettings:
     (no registered board), None to use ``dice_classifier.onnx`` everywhere (the shipped one is
     wider, 24 channels, and trained with milder colour changes: more dice found on the held-out
     photos, vision/models/README.md; registered boards keep the faster ``dice_classifier.onnx``,
-    within the 10 ms budget). ``wider``, ``accept_peak`` and ``peak_accept`` were chosen on fold 1
+    within the 10 ms budget); ``photo_value_patch``: that classifier's patch side (pixels).
+    ``wider``, ``accept_peak`` and ``peak_accept`` were chosen on fold 1
     (training photos): most dice found with no more wrong values or false dice than before.
     """
 
@@ -127,6 +128,7 @@ class DiceSettings:
     max_dice: int = 64
     recentre_ones: float = 0.2
     photo_classifier: Optional[str] = "dice_classifier_photo.onnx"
+    photo_value_patch: int = VALUE_PATCH
 
 
 def as_bgr(image: Any) -> np.ndarray:
@@ -249,8 +251,10 @@ class DiceReader:
         default: when ``wider``."""
         if not cands:
             return np.zeros((0, 8))
-        net = self.photo_classifier if (wider if photo is None else photo) else self.classifier
-        blob = patches_blob([crop_patch(image_bgr, c.center, c.size, patch=self.settings.value_patch) for c in cands])
+        use_photo = wider if photo is None else photo
+        net = self.photo_classifier if use_photo else self.classifier
+        side = self.settings.photo_value_patch if use_photo and self.settings.photo_classifier else self.settings.value_patch
+        blob = patches_blob([crop_patch(image_bgr, c.center, c.size, patch=side) for c in cands])
         p = self._softmax(blob, net)
         if self.settings.turns > 1:
             # read the unsure patches again turned by 90, 180 and 270 degrees (and cropped wider)
@@ -267,7 +271,7 @@ class DiceReader:
             wide = unsure[(pu.sum(axis=1) >= st.wider_min) & (pu.max(axis=1) < st.wider_max)] if st.wider and wider \
                 else unsure[:0]
             if len(wide):
-                sub = np.concatenate([patches_blob([crop_patch(image_bgr, cands[i].center, cands[i].size * z, patch=self.settings.value_patch)
+                sub = np.concatenate([patches_blob([crop_patch(image_bgr, cands[i].center, cands[i].size * z, patch=side)
                                                     for i in wide]) for z in st.wider])
                 acc = self._softmax_turns(sub, range(st.turns), net).mean(axis=0)
                 views = np.concatenate([p[wide][None], acc.reshape(len(st.wider), len(wide), -1)])

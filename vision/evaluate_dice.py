@@ -23,7 +23,7 @@ import pathlib
 import statistics
 import sys
 import time
-from typing import Any, Sequence
+from typing import Any, Optional, Sequence
 
 import numpy as np
 
@@ -73,6 +73,31 @@ class Tally:
             "false_rate": self.false / self.labelled if self.labelled else None,
             "confusions": dict(sorted(self.confusions.items())),
         }
+
+
+def trained_folds(models_dir: pathlib.Path) -> dict[str, list[int]]:
+    """{model file name: folds of the real photos it was trained on} from ``training.json`` in
+    ``models_dir`` (written by hand next to the models, see vision/models/README.md); empty when
+    the file is missing. Raises ``ValueError`` for a file that is not such a JSON object."""
+    path = pathlib.Path(models_dir) / "training.json"
+    if not path.is_file():
+        return {}
+    try:
+        data = json.loads(path.read_text())
+        return {str(k): [int(f) for f in v["trained_on_folds"]] for k, v in data.items()}
+    except (ValueError, TypeError, KeyError, AttributeError) as e:
+        raise ValueError(f"{path}: not a training manifest ({e})") from e
+
+
+def not_held_out(reader: Any, fold: Optional[int]) -> list[str]:
+    """The model files of ``reader`` (:class:`vision.dice.DiceReader`) that were trained on photos
+    of ``fold`` (:func:`trained_folds`), so the figures on that fold are not held out; all models
+    with a manifest entry when ``fold`` is None (every photo is scored)."""
+    st = reader.settings
+    used = ["dice_detector.onnx", "dice_classifier.onnx", st.field_detector, st.photo_classifier, "dice_tilt.onnx"]
+    folds = trained_folds(reader.models_dir)
+    return [name for name in dict.fromkeys(n for n in used if n)
+            if name in folds and (fold is None or fold in folds[name])]
 
 
 def evaluate_real(images: Sequence[LabelledImage], reader, fold: int | None, limit: int | None = None) -> dict[str, Any]:
@@ -228,6 +253,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--json", type=pathlib.Path, default=None, help="write the figures here")
     ap.add_argument("--field-detector", default=None, metavar="FILE",
                     help="detector for registered boards (DiceSettings.field_detector), e.g. dice_detector_fast.onnx")
+    ap.add_argument("--photo-classifier", default=None, metavar="FILE",
+                    help="value classifier for free photos (DiceSettings.photo_classifier), e.g. "
+                         "dice_classifier_photo_heldout0.onnx: the shipped recipe trained without fold 0")
     args = ap.parse_args(argv)
     import cv2
 
@@ -240,8 +268,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     from vision.dice import DiceSettings
 
-    reader = DiceReader(args.models, DiceSettings(field_detector=args.field_detector))
-    results: dict[str, Any] = {"fold": args.fold, "models": str(args.models or "vision/models"), "datasets": {}}
+    settings = DiceSettings(field_detector=args.field_detector)
+    if args.photo_classifier:
+        settings.photo_classifier = args.photo_classifier
+    try:
+        reader = DiceReader(args.models, settings)
+        seen = not_held_out(reader, args.fold)
+    except (FileNotFoundError, ValueError) as e:
+        print(f"evaluate_dice: error: {e}", file=sys.stderr)
+        return 2
+    results: dict[str, Any] = {"fold": args.fold, "models": str(args.models or "vision/models"), "datasets": {},
+                               "not_held_out": seen}
+    if seen:
+        print(f"note: {', '.join(seen)} trained on "
+              f"{'these photos' if args.fold is None else f'fold {args.fold}'} too: not held-out figures "
+              f"(see vision/models/training.json; --photo-classifier dice_classifier_photo_heldout0.onnx "
+              f"with --fold 0)")
     for name, images in iter_datasets(root):
         if args.dataset and name != args.dataset:
             continue
@@ -270,6 +312,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             what = "called cocked" if reason.startswith("flat") else "caught"
             print(f"   {reason:>16}: {rr['caught']}/{rr['total']} {what} ({rr['found']} found)")
         print(f"   tilted by angle (total, caught): {r['tilt_bins_total_caught']}")
+        ro = r["rolls"]
+        print(f"   rolls (the referee's verdict: a die called cocked or only one die seen): cocked rolls caught "
+              f"{ro['caught']}/{ro['cocked']} ({ro['caught_by_die_not_seen']} by the die not seen), recall "
+              f"{_fmt(ro['recall'])}, precision {_fmt(ro['precision'])}; flat rolls called cocked "
+              f"{ro['flat_called_cocked']}/{ro['flat']}")
         c = r["cube"]
         print(f"   cube: {c['found']}/{c['boards_with_cube']} found, value right {c['value_correct']}, place right "
               f"{c['place_correct']}, false cubes {c['false_cubes']}/{c['boards_without_cube']} boards without one")

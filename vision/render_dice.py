@@ -713,7 +713,11 @@ def evaluate_cocked_rendered(n: int, reader: Any, seed: int = 1234, **kwargs: An
 
     Returns counts and ``recall``/``precision`` of cocked calls over matched dice, per-reason
     catches, ``value_accuracy`` and ``found_rate``, cube value/place accuracy and false cubes (a cube
-    reported on a board without one).
+    reported on a board without one), and ``rolls``: the verdict per roll as the referee gives it
+    (:mod:`companion.referee`; both dice are rolled again when one is cocked, USBGF rules 2017): a
+    roll is called cocked when a die is judged cocked or when exactly one die is seen
+    (``die_not_seen``: the other off the board or not flat); ``recall`` over rolls with a cocked
+    die, ``precision`` over rolls called cocked.
     """
     from vision.cocked import TiltModel, judge_roll, leaning_candidates
     from vision.cube import CubeReader, cube_from_scan
@@ -732,6 +736,7 @@ def evaluate_cocked_rendered(n: int, reader: Any, seed: int = 1234, **kwargs: An
     per_reason: dict[str, dict[str, int]] = {}
     cube_total = cube_found = cube_value = cube_place = cube_false = 0
     tilt_bins: dict[str, list[int]] = {}
+    rolls = {"cocked": 0, "caught": 0, "flat": 0, "flat_called_cocked": 0, "caught_by_die_not_seen": 0}
     for _ in range(n):
         roll = render_roll_on_board(rng, **kwargs)
         cands, probs = reader.scan(roll.image, roll.field)
@@ -768,6 +773,14 @@ def evaluate_cocked_rendered(n: int, reader: Any, seed: int = 1234, **kwargs: An
                 fp += d.cocked; tn += not d.cocked
                 r["caught"] += d.cocked  # flat dice "caught" = wrongly called cocked
         false += len(judged) - len(used)
+        called = any(d.cocked for d in judged) or len(judged) == 1
+        if any(t.cocked for t in roll.dice):
+            rolls["cocked"] += 1
+            rolls["caught"] += called
+            rolls["caught_by_die_not_seen"] += called and not any(d.cocked for d in judged)
+        else:
+            rolls["flat"] += 1
+            rolls["flat_called_cocked"] += called
         cr = None if cube_reader is None else cube_from_scan(roll.image, cands, probs, roll.field, cube_reader)
         if roll.cube is None and cr is not None:
             cube_false += 1
@@ -786,6 +799,9 @@ def evaluate_cocked_rendered(n: int, reader: Any, seed: int = 1234, **kwargs: An
         "precision": tp / (tp + fp) if tp + fp else None,
         "per_reason": per_reason,
         "tilt_bins_total_caught": tilt_bins,
+        "rolls": {**rolls, "recall": rolls["caught"] / rolls["cocked"] if rolls["cocked"] else None,
+                  "precision": (rolls["caught"] / (rolls["caught"] + rolls["flat_called_cocked"])
+                                if rolls["caught"] + rolls["flat_called_cocked"] else None)},
         "cube": {"boards_with_cube": cube_total, "found": cube_found, "value_correct": cube_value,
                  "place_correct": cube_place, "false_cubes": cube_false, "boards_without_cube": n - cube_total},
     }

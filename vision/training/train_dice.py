@@ -543,6 +543,8 @@ def main() -> None:
                     help="with --hard-negatives: the detector's candidates on labelled dice become extra positives")
     ap.add_argument("--cls-arch", choices=["plain", "strided"], default="plain", help="value classifier network")
     ap.add_argument("--cls-width", type=int, default=16, help="value classifier width")
+    ap.add_argument("--cls-patch", type=int, default=VALUE_PATCH,
+                    help="value classifier patch side (pixels; DiceSettings.photo_value_patch / value_patch)")
     ap.add_argument("--cls-scale-jitter", type=float, default=0.15,
                     help="value classifier crops: die side x exp(uniform(-J, J + 0.05))")
     ap.add_argument("--blur", type=float, default=0.0, help="share of classifier patches given a motion blur")
@@ -596,9 +598,9 @@ def main() -> None:
         cls = train_classifier(items, args.cls_epochs, rng, log, hard, args.jitter,
                                matched if args.matched_positives else None, args.cls_width,
                                (-args.cls_scale_jitter, args.cls_scale_jitter + 0.05), args.blur,
-                               arch=args.cls_arch, hard_per_image=args.hard_per_image,
+                               patch=args.cls_patch, arch=args.cls_arch, hard_per_image=args.hard_per_image,
                                mild=args.mild_aug)
-        export(cls, torch.zeros(1, 3, VALUE_PATCH, VALUE_PATCH), args.out / args.cls_name,
+        export(cls, torch.zeros(1, 3, args.cls_patch, args.cls_patch), args.out / args.cls_name,
                {"input": {0: "n"}, "output": {0: "n"}})
     if args.only in (None, "det"):
         det = train_detector(items, args.det_epochs, rng, log, per_epoch=args.det_crops, width=args.det_width,

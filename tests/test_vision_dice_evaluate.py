@@ -1,0 +1,48 @@
+"""The dice evaluation's bookkeeping: which models saw which photos (vision/models/training.json)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from vision.dice import MODELS, DiceReader, DiceSettings
+from vision.evaluate_dice import main, not_held_out, trained_folds
+
+
+def test_shipped_manifest_names_every_dice_model():
+    folds = trained_folds(MODELS)
+    for path in MODELS.glob("*.onnx"):
+        assert path.name in folds, path.name
+        assert set(folds[path.name]) <= {0, 1} and folds[path.name], (path.name, folds[path.name])
+
+
+def test_held_out_photo_classifier_is_held_out_on_fold_0():
+    reader = DiceReader(settings=DiceSettings(photo_classifier="dice_classifier_photo_heldout0.onnx"))
+    assert not_held_out(reader, 0) == []
+    assert "dice_classifier_photo_heldout0.onnx" in not_held_out(reader, 1)
+    assert "dice_classifier_photo_heldout0.onnx" in not_held_out(reader, None)
+
+
+def test_models_trained_on_a_fold_are_named(tmp_path):
+    for path in MODELS.glob("*.onnx"):
+        shutil.copy(path, tmp_path / path.name)
+    (tmp_path / "training.json").write_text(json.dumps({"dice_classifier_photo.onnx": {"trained_on_folds": [0, 1]},
+                                                        "dice_detector.onnx": {"trained_on_folds": [1]}}))
+    reader = DiceReader(tmp_path)
+    assert not_held_out(reader, 0) == ["dice_classifier_photo.onnx"]
+    assert not_held_out(reader, 1) == ["dice_detector.onnx", "dice_classifier_photo.onnx"]
+    (tmp_path / "training.json").unlink()
+    assert trained_folds(tmp_path) == {} and not_held_out(reader, 0) == []
+
+
+def test_broken_manifest_is_a_clear_error(tmp_path, capsys):
+    for path in MODELS.glob("*.onnx"):
+        shutil.copy(path, tmp_path / path.name)
+    (tmp_path / "training.json").write_text('{"dice_detector.onnx": [1]')
+    with pytest.raises(ValueError, match="training manifest"):
+        trained_folds(tmp_path)
+    (tmp_path / "training.json").write_text('{"dice_detector.onnx": {"folds": [1]}}')
+    assert main(["--models", str(tmp_path), "--fold", "0", "--limit", "1"]) == 2
+    assert "not a training manifest" in capsys.readouterr().err
