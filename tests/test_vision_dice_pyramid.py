@@ -16,6 +16,16 @@ def test_small_photo_is_not_enlarged_beyond_the_first_two_levels():
     assert pyramid_scales(1000, (192, 384, 768)) == pytest.approx([0.192, 0.384, 0.768])
 
 
+def test_shipped_pyramid_has_a_level_between_the_first_two_halvings():
+    # a 640x480 photo: 192, 272 and 384 pixels wide (the first three always), not 768
+    assert pyramid_scales(640, (192, 272, 384, 768), fixed=3) == pytest.approx([0.3, 0.425, 0.6])
+    assert pyramid_scales(800, (192, 272, 384, 768), fixed=3) == pytest.approx([0.24, 0.34, 0.48])
+    assert pyramid_scales(1000, (192, 272, 384, 768), fixed=3) == pytest.approx([0.192, 0.272, 0.384, 0.768])
+    # a tiny image: enlarged at most four times, levels closer than 1.4x dropped
+    assert pyramid_scales(100, (192, 272, 384, 768), fixed=3) == pytest.approx([1.92, 2.72, 3.84])
+    assert pyramid_scales(60, (192, 272, 384, 768), fixed=3) == pytest.approx([3.2])
+
+
 def test_large_frame_gets_three_halvings():
     assert pyramid_scales(1536, (192, 384, 768)) == pytest.approx([0.125, 0.25, 0.5])
 

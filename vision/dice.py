@@ -4,7 +4,7 @@ Two small networks run through OpenCV's DNN module (models in ``vision/models``,
 ``python -m vision.training.train_dice``):
 
 1. a fully convolutional detector gives a heatmap of die centres and each die's size at stride 4.
-   Without a registered board it runs on an image pyramid (long side 192, 384 and, for frames
+   Without a registered board it runs on an image pyramid (long side 192, 272, 384 and, for frames
    of at least 1000 pixels, 768) so dice from about 10 to 200 pixels are found; with a
    ``field`` (see :mod:`vision.registration`) it runs once on the board's region at the scale where
    a die is about 12 pixels;
@@ -71,8 +71,9 @@ class DiceSettings:
     detector peak is at least ``accept_peak`` is kept when its value's probability reaches
     ``peak_accept`` (instead of ``accept``), still above "not a die" and "cube" (the detector's
     confidence stands in for part of the classifier's); ``pyramid``: the longer sides (pixels) a
-    free photo is resized to for the detector (see :func:`pyramid_scales`); ``finest_max_scale``: levels
-    beyond the first two only when they shrink the photo to this scale or less (1.0: also at the photo's
+    free photo is resized to for the detector (see :func:`pyramid_scales`; 272 between 192 and 384,
+    chosen on fold 1: dice found 1206 -> 1219 of 1263, one more wrong value); ``pyramid_fixed``: the
+    first levels always searched; ``finest_max_scale``: levels beyond those only when they shrink the photo to this scale or less (1.0: also at the photo's
     own resolution, where pips are proposed as small dice; used for mining training negatives); ``level_sizes``:
     each pyramid level keeps the candidates whose side at the detector's input is in this range
     (pixels; the shipped detector is trained for 11..44), the finest level also smaller ones and the
@@ -122,7 +123,8 @@ class DiceSettings:
     wider_max: float = 0.7
     accept_peak: float = 0.7
     peak_accept: float = 0.4
-    pyramid: tuple[int, ...] = (192, 384, 768)
+    pyramid: tuple[int, ...] = (192, 272, 384, 768)
+    pyramid_fixed: int = 3
     finest_max_scale: float = 0.77
     level_sizes: tuple[float, float] = (6.0, 48.0)
     nested: float = 2.5
@@ -238,7 +240,8 @@ class DiceReader:
         if die_px is not None:
             scales = [self.settings.field_die_input_px / die_px]
         else:
-            scales = pyramid_scales(max(h, w), self.settings.pyramid, self.settings.finest_max_scale)
+            scales = pyramid_scales(max(h, w), self.settings.pyramid, self.settings.finest_max_scale,
+                                    self.settings.pyramid_fixed)
         cands: list[Candidate] = []
         for k, s in enumerate(scales):
             # a level's own size range; the smallest dice come from the finest level, the largest
@@ -396,16 +399,16 @@ class DiceReader:
         return out
 
 
-def pyramid_scales(long_side: int, sides: Sequence[int], finest_max: float = 0.77) -> list[float]:
+def pyramid_scales(long_side: int, sides: Sequence[int], finest_max: float = 0.77, fixed: int = 2) -> list[float]:
     """Detector scales for a free photo whose longer side is ``long_side`` pixels: the image is
     resized so its longer side is each of ``sides`` (pixels), never enlarged more than 4x; sides
-    beyond the first two are used only when they shrink the photo to ``finest_max`` or less (at
+    beyond the first ``fixed`` are used only when they shrink the photo to ``finest_max`` or less (at
     nearly its own resolution the detector also proposes pips as small dice, which the classifier
     must turn down). Scales closer than a factor 1.4 to the previous one are dropped."""
     out: list[float] = []
     for k, side in enumerate(sides):
         s = min(side / long_side, 4.0)
-        if k >= 2 and s > finest_max:
+        if k >= fixed and s > finest_max:
             break
         if not out or s > out[-1] * 1.4:
             out.append(s)
