@@ -7,8 +7,9 @@ import shutil
 
 import pytest
 
-from vision.dice import MODELS, DiceReader, DiceSettings
-from vision.evaluate_dice import main, not_held_out, trained_folds
+from vision.dice import MODELS, DiceReader
+from vision.evaluate_dice import main, not_held_out
+from vision.model_folds import record_folds, trained_folds
 
 
 def test_shipped_manifest_names_every_dice_model():
@@ -18,11 +19,12 @@ def test_shipped_manifest_names_every_dice_model():
         assert set(folds[path.name]) <= {0, 1} and folds[path.name], (path.name, folds[path.name])
 
 
-def test_held_out_photo_classifier_is_held_out_on_fold_0():
-    reader = DiceReader(settings=DiceSettings(photo_classifier="dice_classifier_photo_heldout0.onnx"))
+def test_shipped_models_are_held_out_on_fold_0():
+    # the README's figures come from `python -m vision.evaluate_dice --fold 0`: no model saw fold 0
+    reader = DiceReader()
     assert not_held_out(reader, 0) == []
-    assert "dice_classifier_photo_heldout0.onnx" in not_held_out(reader, 1)
-    assert "dice_classifier_photo_heldout0.onnx" in not_held_out(reader, None)
+    assert "dice_classifier_photo.onnx" in not_held_out(reader, 1)
+    assert "dice_classifier_photo.onnx" in not_held_out(reader, None)
 
 
 def test_models_trained_on_a_fold_are_named(tmp_path):
@@ -46,3 +48,17 @@ def test_broken_manifest_is_a_clear_error(tmp_path, capsys):
     (tmp_path / "training.json").write_text('{"dice_detector.onnx": {"folds": [1]}}')
     assert main(["--models", str(tmp_path), "--fold", "0", "--limit", "1"]) == 2
     assert "not a training manifest" in capsys.readouterr().err
+
+
+def test_training_records_its_folds_and_keeps_the_others(tmp_path):
+    record_folds(tmp_path, "dice_detector.onnx", 0)
+    record_folds(tmp_path, "dice_classifier_photo.onnx", "all")
+    record_folds(tmp_path, "dice_classifier.onnx", 1)
+    assert trained_folds(tmp_path) == {"dice_detector.onnx": [1], "dice_classifier_photo.onnx": [0, 1],
+                                       "dice_classifier.onnx": [0]}
+    record_folds(tmp_path, "dice_detector.onnx", None)  # retrained on everything
+    assert trained_folds(tmp_path)["dice_detector.onnx"] == [0, 1]
+    (tmp_path / "training.json").write_text("not json")
+    with pytest.raises(ValueError):
+        record_folds(tmp_path, "dice_tilt.onnx", 0)
+    assert (tmp_path / "training.json").read_text() == "not json"

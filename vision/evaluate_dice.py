@@ -28,6 +28,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from vision.dice_data import LabelledImage, default_dice_root, iter_datasets
+from vision.model_folds import trained_folds
 
 
 def match(pred_centers: np.ndarray, gt_centers: np.ndarray, gt_sizes: np.ndarray,
@@ -73,20 +74,6 @@ class Tally:
             "false_rate": self.false / self.labelled if self.labelled else None,
             "confusions": dict(sorted(self.confusions.items())),
         }
-
-
-def trained_folds(models_dir: pathlib.Path) -> dict[str, list[int]]:
-    """{model file name: folds of the real photos it was trained on} from ``training.json`` in
-    ``models_dir`` (written by hand next to the models, see vision/models/README.md); empty when
-    the file is missing. Raises ``ValueError`` for a file that is not such a JSON object."""
-    path = pathlib.Path(models_dir) / "training.json"
-    if not path.is_file():
-        return {}
-    try:
-        data = json.loads(path.read_text())
-        return {str(k): [int(f) for f in v["trained_on_folds"]] for k, v in data.items()}
-    except (ValueError, TypeError, KeyError, AttributeError) as e:
-        raise ValueError(f"{path}: not a training manifest ({e})") from e
 
 
 def not_held_out(reader: Any, fold: Optional[int]) -> list[str]:
@@ -254,8 +241,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--field-detector", default=None, metavar="FILE",
                     help="detector for registered boards (DiceSettings.field_detector), e.g. dice_detector_fast.onnx")
     ap.add_argument("--photo-classifier", default=None, metavar="FILE",
-                    help="value classifier for free photos (DiceSettings.photo_classifier), e.g. "
-                         "dice_classifier_photo_heldout0.onnx: the shipped recipe trained without fold 0")
+                    help="value classifier for free photos (DiceSettings.photo_classifier), a file in the models folder")
     args = ap.parse_args(argv)
     import cv2
 
@@ -282,8 +268,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if seen:
         print(f"note: {', '.join(seen)} trained on "
               f"{'these photos' if args.fold is None else f'fold {args.fold}'} too: not held-out figures "
-              f"(see vision/models/training.json; --photo-classifier dice_classifier_photo_heldout0.onnx "
-              f"with --fold 0)")
+              f"(see vision/models/training.json)")
     for name, images in iter_datasets(root):
         if args.dataset and name != args.dataset:
             continue

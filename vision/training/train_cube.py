@@ -194,7 +194,7 @@ def main() -> None:
         cubes = vy < NOT_A_CUBE
         log(f"epoch {ep}: train acc {correct / len(py):.4f}, val value acc {(pred[cubes] == vy[cubes]).mean():.4f}, "
             f"val not-a-cube acc {(pred[~cubes] == NOT_A_CUBE).mean():.4f} ({time.time() - t:.0f}s)")
-    export(net, torch.zeros(1, 3, 32, 32), args.out / "dice_cube.onnx", {"input": {0: "n"}, "output": {0: "n"}})
+    export(net, torch.zeros(1, 3, 32, 32), args.out / "dice_cube.onnx", {"input": {0: "n"}, "output": {0: "n"}}, args.fold)
     log("done")
 
 

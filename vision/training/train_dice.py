@@ -506,11 +506,16 @@ def train_on_arrays(make, classes: int, epochs: int, rng, log, name: str) -> Dic
     return net
 
 
-def export(net: nn.Module, example: torch.Tensor, path: pathlib.Path, dynamic: dict) -> None:
-    """Export ``net`` to ONNX (opset 13) at ``path``."""
+def export(net: nn.Module, example: torch.Tensor, path: pathlib.Path, dynamic: dict,
+           held_out: int | str | None = None) -> None:
+    """Export ``net`` to ONNX (opset 13) at ``path`` and record in the folder's ``training.json``
+    the real-photo folds it was trained on (all but ``held_out``; :func:`vision.model_folds.record_folds`)."""
+    from vision.model_folds import record_folds
+
     net.eval()
     torch.onnx.export(net, example, str(path), input_names=["input"], output_names=["output"],
                       dynamic_axes=dynamic, opset_version=13, dynamo=False)
+    record_folds(path.parent, path.name, held_out)
 
 
 def main() -> None:
@@ -586,7 +591,6 @@ def main() -> None:
             items.append((cv2.imread(str(it.path)), it))
     if args.synthetic:
         from vision.render_dice import synthetic_training_images
-        backgrounds = [img for img, _ in items[:: max(len(items) // 40, 1)]]
         items += synthetic_training_images(args.synthetic, rng, backgrounds=[])
         # plain table backgrounds only: pasting onto the real photos could cover labelled dice
     if args.boards:
@@ -602,16 +606,17 @@ def main() -> None:
                                patch=args.cls_patch, arch=args.cls_arch, hard_per_image=args.hard_per_image,
                                mild=args.mild_aug)
         export(cls, torch.zeros(1, 3, args.cls_patch, args.cls_patch), args.out / args.cls_name,
-               {"input": {0: "n"}, "output": {0: "n"}})
+               {"input": {0: "n"}, "output": {0: "n"}}, args.fold)
     if args.only in (None, "det"):
         det = train_detector(items, args.det_epochs, rng, log, per_epoch=args.det_crops, width=args.det_width,
                              arch=args.det_arch, die_range=tuple(args.det_range), blur_prob=args.blur,
                              fast_resize=args.fast_resize)
         export(det, torch.zeros(1, 3, 192, 192), args.out / "dice_detector.onnx",
-               {"input": {2: "h", 3: "w"}, "output": {2: "gh", 3: "gw"}})
+               {"input": {2: "h", 3: "w"}, "output": {2: "gh", 3: "gw"}}, args.fold)
     if args.only in (None, "cube") and not args.skip_cube:
         net = train_on_arrays(lambda: cube_patches(3000, rng), 6, args.aux_epochs, rng, log, "cube")
-        export(net, torch.zeros(1, 3, PATCH, PATCH), args.out / "dice_cube.onnx", {"input": {0: "n"}, "output": {0: "n"}})
+        export(net, torch.zeros(1, 3, PATCH, PATCH), args.out / "dice_cube.onnx", {"input": {0: "n"}, "output": {0: "n"}},
+               args.fold)
     if args.only in (None, "tilt"):
         real = [(img, it) for img, it in items if it.dataset == "nell-byler"]
         if args.tilt_boards:
@@ -626,7 +631,8 @@ def main() -> None:
             def make():
                 return tilt_patches(3000, rng, real)
         net = train_on_arrays(make, 2, args.aux_epochs, rng, log, "tilt")
-        export(net, torch.zeros(1, 3, PATCH, PATCH), args.out / "dice_tilt.onnx", {"input": {0: "n"}, "output": {0: "n"}})
+        export(net, torch.zeros(1, 3, PATCH, PATCH), args.out / "dice_tilt.onnx", {"input": {0: "n"}, "output": {0: "n"}},
+               args.fold)
     log("done")
 
 

@@ -277,7 +277,7 @@ def main() -> None:
         acc = float(((vs > 0.5) == (vy == 1)).mean())
         log(f"epoch {ep}: train acc {correct / len(py):.4f}, val acc {acc:.4f}, "
             f"real flat max {rs.max() if len(rs) else 0:.3f} ({time.time() - t:.0f}s)")
-    export(net, torch.zeros(1, 3, 32, 32), args.out / "dice_tilt.onnx", {"input": {0: "n"}, "output": {0: "n"}})
+    export(net, torch.zeros(1, 3, 32, 32), args.out / "dice_tilt.onnx", {"input": {0: "n"}, "output": {0: "n"}}, args.fold)
     report(args.out, vx, vy, vtilts, vreal, log)
     log("done")
 
