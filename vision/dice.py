@@ -101,10 +101,6 @@ class DiceSettings:
     value is 1 and whose values 1..6 together reach this probability is moved to its pip
     (:func:`vision.top_face.pip_centre`, the centre of a one's top face) and read again there (the
     detector centres an oblique die between its top face and its body; 0 turns this off);
-    ``recentre_rejected_peak``: also a candidate read as "not a die" with at least this detector
-    peak, away from the accepted dice, is read again on its pip and kept as a one when it reads
-    as one (chosen on fold 1; held-out matteop65: found 471 -> 477 of 494, no more false dice or
-    wrong values; infinite turns this off);
     ``photo_classifier``: file name (in the models folder) of the value classifier for free photos
     (no registered board), None to use ``dice_classifier.onnx`` everywhere (the shipped one is
     wider, 24 channels, and trained with milder colour changes: more dice found on the held-out
@@ -141,7 +137,6 @@ class DiceSettings:
     max_candidates: int = 96
     max_dice: int = 64
     recentre_ones: float = 0.2
-    recentre_rejected_peak: float = 0.3
     photo_classifier: Optional[str] = "dice_classifier_photo.onnx"
     photo_value_patch: int = VALUE_PATCH
 
@@ -335,36 +330,26 @@ class DiceReader:
 
     def recentre_ones(self, image: np.ndarray, cands: Sequence[Candidate],
                       probs: np.ndarray) -> tuple[list[Candidate], np.ndarray]:
-        """Candidates that may be a one moved to their pip (:func:`vision.top_face.pip_centre`) and
-        read again there; the others unchanged. Two kinds are tried: those read most likely as 1
-        (values together at least :class:`DiceSettings` ``recentre_ones``), kept when the re-read's
-        most likely value is still 1; and those read as "not a die" whose detector peak reaches
-        ``recentre_rejected_peak``, away from the accepted dice (an oblique one, centred by the
-        detector on its body, shows mostly side faces), kept when the re-read is a 1 of at least
-        ``accept``. ``image`` (H, W, 3) uint8 BGR, ``probs`` (N, 8) as :meth:`classify` returns;
-        returns new lists, the inputs are not changed."""
+        """Candidates that may be a one (most likely value 1, values together at least
+        :class:`DiceSettings` ``recentre_ones``) moved to their pip (:func:`vision.top_face.pip_centre`)
+        and read again there (kept when the re-read's most likely value is still 1); the others
+        unchanged. ``image`` (H, W, 3) uint8 BGR, ``probs`` (N, 8)
+        as :meth:`classify` returns; returns new lists, the inputs are not changed."""
         from vision.top_face import pip_centre
 
-        st = self.settings
         cands, probs = list(cands), probs.copy()
-        dice = self.dice_from_scan(cands, probs)
-        moved: list[tuple[int, Candidate, bool]] = []
+        moved: list[tuple[int, Candidate]] = []
         for k, p in enumerate(probs):
-            c = cands[k]
-            likely_one = int(np.argmax(p[:6])) == 0 and p[:6].sum() >= st.recentre_ones
-            rejected = (int(np.argmax(p)) == 6 and c.score >= st.recentre_rejected_peak
-                        and not any(math.hypot(d.center[0] - c.center[0], d.center[1] - c.center[1]) < 0.5 * c.size
-                                    for d in dice))
-            if not (likely_one or rejected):
+            if int(np.argmax(p[:6])) != 0 or p[:6].sum() < self.settings.recentre_ones:
                 continue
-            at = pip_centre(image, c.center, c.size)
-            if at is not None:
-                moved.append((k, Candidate(at, c.size, c.score, c.center), likely_one))
+            c = pip_centre(image, cands[k].center, cands[k].size)
+            if c is not None:
+                moved.append((k, Candidate(c, cands[k].size, cands[k].score, cands[k].center)))
         if moved:
-            again = self.classify(image, [c for _, c, _ in moved])
-            for (k, c, likely_one), p in zip(moved, again):
+            again = self.classify(image, [c for _, c in moved])
+            for (k, c), p in zip(moved, again):
                 # a one stays a one: a re-read of another value went to another blob than its pip
-                if int(np.argmax(p[:6])) == 0 if likely_one else (int(np.argmax(p)) == 0 and p[0] >= st.accept):
+                if int(np.argmax(p[:6])) == 0:
                     cands[k], probs[k] = c, p
         return cands, probs
 
