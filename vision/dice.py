@@ -103,8 +103,9 @@ class DiceSettings:
     detector centres an oblique die between its top face and its body; 0 turns this off);
     ``photo_classifier``: file name (in the models folder) of the value classifier for free photos
     (no registered board), None to use ``dice_classifier.onnx`` everywhere (the shipped one is
-    wider, 24 channels, and trained with milder colour changes: more dice found on the held-out
-    photos, vision/models/README.md; registered boards keep the faster ``dice_classifier.onnx``,
+    wider, 24 channels, trained with milder colour changes and with the detector's own candidates
+    on labelled dice as extra positives: more dice found on the held-out photos,
+    vision/models/README.md; registered boards keep the faster ``dice_classifier.onnx``,
     within the 10 ms budget); ``photo_value_patch``: that classifier's patch side (pixels).
     ``wider``, ``accept_peak`` and ``peak_accept`` were chosen on fold 1
     (training photos): most dice found with no more wrong values or false dice than before.
