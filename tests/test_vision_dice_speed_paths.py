@@ -91,15 +91,19 @@ def test_cube_like_patches_are_not_turned_on_registered_boards_only():
         def forward(self):
             return self.net.forward()
 
-    roll = render_roll_on_board(np.random.default_rng(0))
-    counts, probs = {}, {}
-    for turn in (False, True):
-        reader = DiceReader(settings=DiceSettings(turn_cubes=turn))
-        reader.classifier = Counting(reader.classifier)
-        cands, probs[turn] = reader.scan(roll.image, roll.field)
-        counts[turn] = reader.classifier.patches
-    cube_like = [i for i in range(len(cands)) if probs[False][i].max() < 0.9 and probs[False][i].argmax() == 7]
-    assert cube_like, "this board's cube should be an unsure cube-like patch"
+    # the first rendered board whose cube the classifier is unsure of (a cube-like patch below 0.9)
+    for seed in range(40):
+        roll = render_roll_on_board(np.random.default_rng(seed))
+        counts, probs = {}, {}
+        for turn in (False, True):
+            reader = DiceReader(settings=DiceSettings(turn_cubes=turn))
+            reader.classifier = Counting(reader.classifier)
+            cands, probs[turn] = reader.scan(roll.image, roll.field)
+            counts[turn] = reader.classifier.patches
+        cube_like = [i for i in range(len(cands)) if probs[False][i].max() < 0.9 and probs[False][i].argmax() == 7]
+        if cube_like:
+            break
+    assert cube_like, "no board of 40 has an unsure cube-like patch"
     assert counts[True] - counts[False] == 3 * len(cube_like)
     others = [i for i in range(len(cands)) if i not in cube_like]
     np.testing.assert_allclose(probs[False][others], probs[True][others], atol=1e-6)
