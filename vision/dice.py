@@ -72,9 +72,11 @@ class DiceSettings:
     ``peak_accept`` (instead of ``accept``), still above "not a die" and "cube" (the detector's
     confidence stands in for part of the classifier's); ``pyramid``: the longer sides (pixels) a
     free photo is resized to for the detector (see :func:`pyramid_scales`; 272 between 192 and 384,
-    chosen on fold 1: dice found 1206 -> 1219 of 1263, one more wrong value); ``pyramid_fixed``: the
-    first levels always searched; ``finest_max_scale``: levels beyond those only when they shrink the photo to this scale or less (1.0: also at the photo's
-    own resolution, where pips are proposed as small dice; used for mining training negatives); ``level_sizes``:
+    chosen on fold 1: dice found 1206 -> 1219 of 1263, one more wrong value); ``pyramid_fixed``:
+    how many of the first levels are always searched; ``finest_max_scale``: levels beyond those
+    only when they shrink the photo to this scale or less (1.0: also at the photo's own
+    resolution, where pips are proposed as small dice; used for mining training negatives);
+    ``level_sizes``:
     each pyramid level keeps the candidates whose side at the detector's input is in this range
     (pixels; the shipped detector is trained for 11..44), the finest level also smaller ones and the
     coarsest also larger ones; ``fast_resize``: shrink for the detector with :func:`resize` (an
@@ -320,8 +322,8 @@ class DiceReader:
     def _scan_field(self, image: np.ndarray, cands: list[Candidate]) -> tuple[list[Candidate], np.ndarray]:
         """Registered-board classification: the candidates from :class:`DiceSettings` ``peak`` up
         are read; the weaker ones (``field_peak`` .. ``peak``) only when those give fewer than the
-        two dice of a roll (a die of the board's colour peaks weakly; reading them every frame
-        would cost about 2 ms)."""
+        two dice of a roll (a die of the board's colour peaks weakly; read on every frame, the
+        8 weak ones cost 1-2 ms)."""
         strong = [c for c in cands if c.score >= self.settings.peak]
         weak = [c for c in cands if c.score < self.settings.peak]
         probs = self.classify(image, strong, wider=False)
