@@ -106,6 +106,34 @@ def test_real_board_dice_rest_flat(tilt, shared_data):
     assert judged_dice >= 10
 
 
+def test_real_board_photos_through_the_plugin_accuse_no_flat_roll(shared_data):
+    # the whole path a frame takes in ``companion read`` (detector, classifier, leaning candidates,
+    # tilt network, the rule): on every labelled board photo each labelled die is read with its
+    # value, no flat die is called cocked and no other die is reported (frame0 has a game clock
+    # beside the board whose digits were once taken for two leaning dice "off the board")
+    import cv2
+
+    from vision.dice_plugin import DicePlugin
+    from vision.registration import field_from_corners
+
+    plugin = DicePlugin()
+    boards = shared_data / "boards"
+    seen = 0
+    for label in sorted((boards / "labels").glob("*.json")):
+        lab = json.loads(label.read_text())
+        img = cv2.imread(str(next((boards / "images").glob(label.stem + ".*"))))
+        c = lab["corners"]
+        corners = np.array([c["top_left"], c["top_right"], c["bottom_right"], c["bottom_left"]], float)
+        field = field_from_corners(corners, (img.shape[1], img.shape[0]), validate=False)
+        plugin.new_frame()
+        dice = plugin.dice(img, field)
+        truth = lab.get("dice", [])
+        assert not any(d.cocked for d in dice if d.reason != "wrong_half"), (label.stem, dice)
+        assert sorted(d.value for d in dice) == sorted(t["value"] for t in truth), (label.stem, dice, truth)
+        seen += len(truth)
+    assert seen >= 10
+
+
 def test_roll_sizes_cap_a_leaning_die_at_its_partner():
     from vision.cocked import SIZE_CAP, roll_sizes
 
