@@ -62,3 +62,9 @@ def test_training_records_its_folds_and_keeps_the_others(tmp_path):
     with pytest.raises(ValueError):
         record_folds(tmp_path, "dice_tilt.onnx", 0)
     assert (tmp_path / "training.json").read_text() == "not json"
+
+
+@pytest.mark.parametrize("px", ["0", "200"])
+def test_field_die_px_out_of_range_is_a_clear_error(px, capsys):
+    assert main(["--field-die-px", px, "--limit", "1"]) == 2
+    assert "--field-die-px must be 4..64" in capsys.readouterr().err

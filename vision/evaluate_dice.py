@@ -240,6 +240,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--json", type=pathlib.Path, default=None, help="write the figures here")
     ap.add_argument("--field-detector", default=None, metavar="FILE",
                     help="detector for registered boards (DiceSettings.field_detector), e.g. dice_detector_fast.onnx")
+    ap.add_argument("--field-die-px", type=float, default=None, metavar="PX",
+                    help="with a registered board, run the detector where a die is PX pixels "
+                         "(DiceSettings.field_die_input_px; a field detector trained for smaller dice)")
     ap.add_argument("--photo-classifier", default=None, metavar="FILE",
                     help="value classifier for free photos (DiceSettings.photo_classifier), a file in the models folder")
     args = ap.parse_args(argv)
@@ -255,6 +258,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     from vision.dice import DiceSettings
 
     settings = DiceSettings(field_detector=args.field_detector)
+    if args.field_die_px is not None:
+        if not 4 <= args.field_die_px <= 64:
+            print(f"evaluate_dice: error: --field-die-px must be 4..64 pixels, got {args.field_die_px}", file=sys.stderr)
+            return 2
+        settings.field_die_input_px = args.field_die_px
     if args.photo_classifier:
         settings.photo_classifier = args.photo_classifier
     try:
