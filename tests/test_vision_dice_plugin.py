@@ -46,6 +46,29 @@ def test_positional_reasons_on_rendered_boards(plugin, kind):
     assert found >= 0.8 * total
 
 
+def test_a_die_off_the_board_needs_a_sure_reading(plugin):
+    # an off-board die is an accusation, so it is reported only from CockedRules.off_board_confidence
+    # up; a die on the board is reported at any accepted confidence
+    from vision.cocked import CockedRules, judge_scan
+
+    rng = np.random.default_rng(2)
+    off = on = 0
+    for _ in range(6):
+        roll = render_roll_on_board(rng, cocked_prob=1.0, kinds=("off_board",), on_checker_prob=0.0)
+        cands, probs = plugin.reader.scan(roll.image, roll.field)
+        kept = judge_scan(roll.image, cands, probs, plugin.reader, roll.field, tilt_model=plugin.tilt,
+                          rules=CockedRules(off_board_confidence=0.0))
+        sure = judge_scan(roll.image, cands, probs, plugin.reader, roll.field, tilt_model=plugin.tilt,
+                          rules=CockedRules(off_board_confidence=1.01))
+        off += sum(d.reason == "off_board" for d in kept)
+        on += sum(d.reason != "off_board" for d in kept)
+        assert not any(d.reason == "off_board" for d in sure)
+        assert [d for d in kept if d.reason != "off_board"] == sure
+    assert off >= 4 and on >= 4, (off, on)
+    with pytest.raises(ValueError, match="registered board"):
+        judge_scan(roll.image, cands, probs, plugin.reader, None)
+
+
 def test_cube_is_read_once_per_frame(plugin):
     rng = np.random.default_rng(11)
     roll = render_roll_on_board(rng, cocked_prob=0.0, cube_prob=1.0)

@@ -2,7 +2,7 @@
 
 The board reader calls ``dice_reader(image_bgr, field)`` and then ``cube_reader(image_bgr, field)``
 on each frame. :class:`DicePlugin` serves both from one detector pass (the scan of the last frame
-is kept on the instance) and judges cocked dice with :func:`vision.cocked.judge_roll`::
+is kept on the instance) and judges cocked dice with :func:`vision.cocked.judge_scan`::
 
     plugin = DicePlugin()
     reader = BoardReader(field=field, dice_reader=plugin.dice, cube_reader=plugin.cube)
@@ -19,7 +19,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from companion.observation import CubeReading, DieReading
-from vision.cocked import CockedRules, TiltModel, judge_roll, leaning_candidates
+from vision.cocked import CockedRules, TiltModel, judge_scan
 from vision.cube import CubeReader, cube_from_scan
 from vision.dice import DiceReader, as_bgr
 
@@ -74,13 +74,10 @@ class DicePlugin:
     def dice(self, image_bgr: np.ndarray, field: Any = None) -> list[DieReading]:
         """Every die in the frame; with a ``field`` each is judged flat or cocked (reason, message)."""
         cands, probs = self.scan(image_bgr, field)
-        dice = self.reader.dice_from_scan(cands, probs)
         if field is None:
-            return dice
-        # dice turned down by the value classifier because they lean (vision.cocked)
-        dice = dice + leaning_candidates(as_bgr(image_bgr), cands, probs, dice, field, self.tilt)
-        return judge_roll(dice, field, image_bgr, roller=self.roller, checkers=self.checkers,
-                          rules=self.rules, tilt_model=self.tilt)
+            return self.reader.dice_from_scan(cands, probs)
+        return judge_scan(as_bgr(image_bgr), cands, probs, self.reader, field, roller=self.roller,
+                          checkers=self.checkers, rules=self.rules, tilt_model=self.tilt)
 
     def cube(self, image_bgr: np.ndarray, field: Any = None) -> Optional[CubeReading]:
         """The doubling cube in the frame, or ``None``."""

@@ -147,13 +147,14 @@ def evaluate_real(images: Sequence[LabelledImage], reader, fold: int | None, lim
 
 def evaluate_boards(boards_dir: pathlib.Path, reader) -> dict[str, Any]:
     """Dice and cube on the hand-labelled real board photos (``shared/data/boards``), each registered
-    from its labelled corners: dice found / value right, flat dice called cocked (the roller is not
-    labelled, so only place and tilt are judged), cube found / value / place."""
+    from its labelled corners and judged as ``companion read`` judges them
+    (:func:`vision.cocked.judge_scan`): dice found / value right, flat dice called cocked (the
+    roller is not labelled, so only place and tilt are judged), cube found / value / place."""
     import json as _json
 
     import cv2
 
-    from vision.cocked import TiltModel, judge_roll
+    from vision.cocked import TiltModel, judge_scan
     from vision.cube import CubeReader, cube_from_scan
     from vision.registration import field_from_corners
 
@@ -177,7 +178,7 @@ def evaluate_boards(boards_dir: pathlib.Path, reader) -> dict[str, Any]:
         corners = np.array([c["top_left"], c["top_right"], c["bottom_right"], c["bottom_left"]], float)
         field = field_from_corners(corners, (img.shape[1], img.shape[0]), validate=False)
         cands, probs = reader.scan(img, field)
-        dice = judge_roll(reader.dice_from_scan(cands, probs), field, img, tilt_model=tilt)
+        dice = judge_scan(img, cands, probs, reader, field, tilt_model=tilt)
         truth = lab.get("dice") or []
         res["photos"] += 1
         res["dice"] += len(truth)

@@ -719,7 +719,7 @@ def evaluate_cocked_rendered(n: int, reader: Any, seed: int = 1234, **kwargs: An
     (``die_not_seen``: the other off the board or not flat); ``recall`` over rolls with a cocked
     die, ``precision`` over rolls called cocked.
     """
-    from vision.cocked import TiltModel, judge_roll, leaning_candidates
+    from vision.cocked import TiltModel, judge_scan
     from vision.cube import CubeReader, cube_from_scan
 
     rng = np.random.default_rng(seed)
@@ -740,9 +740,7 @@ def evaluate_cocked_rendered(n: int, reader: Any, seed: int = 1234, **kwargs: An
     for _ in range(n):
         roll = render_roll_on_board(rng, **kwargs)
         cands, probs = reader.scan(roll.image, roll.field)
-        dice = reader.dice_from_scan(cands, probs)
-        dice = dice + leaning_candidates(roll.image, cands, probs, dice, roll.field, tilt)
-        judged = judge_roll(dice, roll.field, roll.image, roller=roll.roller, tilt_model=tilt)
+        judged = judge_scan(roll.image, cands, probs, reader, roll.field, roller=roll.roller, tilt_model=tilt)
         used = set()
         for t in roll.dice:
             total += 1
