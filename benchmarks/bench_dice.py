@@ -1,11 +1,11 @@
 """Speed of the dice and cube readers on one core: ``python benchmarks/bench_dice.py [--frames N]``.
 
 - registered 1280x720 board frames (rendered, with a roll and a cube): dice + cube from one
-  detector pass (:func:`vision.cube.read_dice_and_cube` with the field), the same plus the
-  cocked-dice judgement (:func:`vision.cocked.judge_roll`, tilt network included), and dice + cube
-  with the optional fast registered-board detector (``DiceSettings.field_detector``), and dice +
-  cube with the previous settings (``DiceSettings(field_area=False, turn_cubes=True)``: OpenCV's
-  exact fractional area resize, cube-like patches re-read turned), timed interleaved with the
+  detector pass (:func:`vision.cube.read_dice_and_cube` with the field: the registered-board
+  detector ``dice_detector_field.onnx`` where a die is 10 pixels), the same plus the cocked-dice
+  judgement (:func:`vision.cocked.judge_roll`, tilt network included), and dice + cube with the
+  previous settings (the main detector where a die is 12 pixels:
+  ``DiceSettings(field_detector=None, field_die_input_px=12)``), timed interleaved with the
   default so the two share the machine's load;
 - free photos (the real dice photos, 640x640 and 640x480): the image pyramid, no field.
 
@@ -74,13 +74,12 @@ def main() -> int:
 
     cv2.setNumThreads(1)
     reader, cube_reader, tilt = DiceReader(), CubeReader(), TiltModel()
-    fast = DiceReader(settings=DiceSettings(field_detector="dice_detector_fast.onnx"))
-    exact = DiceReader(settings=DiceSettings(field_area=False, turn_cubes=True))
+    exact = DiceReader(settings=DiceSettings(field_detector=None, field_die_input_px=12.0))
     rng = np.random.default_rng(0)
     rolls = [render_roll_on_board(rng) for _ in range(args.frames)]
     frame = rolls[0].image
     base = timed(lambda: cv2.GaussianBlur(frame, (5, 5), 0), 200)
-    reg, reg_cocked, reg_fast, reg_exact = [], [], [], []
+    reg, reg_cocked, reg_exact = [], [], []
     cpu_reg: list[float] = []
     cpu_exact: list[float] = []
     for roll in rolls:
@@ -90,9 +89,6 @@ def main() -> int:
             timed_cpu(lambda: read_dice_and_cube(roll.image, roll.field, reader=reader, cube_reader=cube_reader), reg, cpu_reg)
             timed_cpu(lambda: read_dice_and_cube(roll.image, roll.field, reader=exact, cube_reader=cube_reader),
                       reg_exact, cpu_exact)
-        read_dice_and_cube(roll.image, roll.field, reader=fast, cube_reader=cube_reader)
-        reg_fast += timed(lambda: read_dice_and_cube(roll.image, roll.field, reader=fast, cube_reader=cube_reader),
-                          args.repeat)
 
         def full() -> None:
             dice, _ = read_dice_and_cube(roll.image, roll.field, reader=reader, cube_reader=cube_reader)
@@ -112,7 +108,6 @@ def main() -> int:
         "baseline_gaussian_blur_1280x720": summary(base),
         "registered_1280x720_dice_and_cube": summary(reg),
         "registered_1280x720_dice_cube_and_cocked": summary(reg_cocked),
-        "registered_1280x720_dice_and_cube_fast_detector": summary(reg_fast),
         "registered_1280x720_dice_and_cube_previous_settings": summary(reg_exact),
         "registered_1280x720_dice_and_cube_cpu": summary(cpu_reg),
         "registered_1280x720_dice_and_cube_previous_settings_cpu": summary(cpu_exact),
@@ -121,7 +116,6 @@ def main() -> int:
     }
     print(f"baseline (5x5 blur of a 1280x720 frame): median {bmed:.3f} ms")
     for key in ("registered_1280x720_dice_and_cube", "registered_1280x720_dice_cube_and_cocked",
-                "registered_1280x720_dice_and_cube_fast_detector",
                 "registered_1280x720_dice_and_cube_previous_settings"):
         s = res[key]
         print(f"{key}: median {s['median_ms']:.2f} ms, p99 {s['p99_ms']:.2f} ms, "

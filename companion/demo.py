@@ -162,12 +162,29 @@ def render_script(script: Script, folder: pathlib.Path, fps: float = DEMO_FPS, s
     return index
 
 
+def renderer_fingerprint() -> str:
+    """SHA-1 (hex) of the source of the modules that draw the demo's frames (this module,
+    ``vision.render_board``, ``vision.render_dice``): part of the cache key, so frames cached by an
+    older version of the renderers are never replayed after an upgrade (they once differed enough
+    to flip the reading of a cube). Raises ``OSError`` when a source file cannot be read."""
+    import importlib.util
+
+    h = hashlib.sha1()
+    for name in ("companion.demo", "vision.render_board", "vision.render_dice"):
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.origin is None:
+            raise OSError(f"demo renderer module not found: {name}")
+        h.update(pathlib.Path(spec.origin).read_bytes())
+    return h.hexdigest()
+
+
 def demo_folder(cache: Optional[pathlib.Path] = None) -> pathlib.Path:
     """The folder of demo frames, rendered on first use (a few seconds) and then
     reused. Raises ``OSError`` when the cache cannot be written."""
     root = cache or _cache_root()
     script = demo_script()
-    digest = hashlib.sha1(json.dumps([DEMO_VERSION, DEMO_SIZE, [repr(s) for s in script.scenes]]).encode()).hexdigest()[:10]
+    digest = hashlib.sha1(json.dumps([DEMO_VERSION, DEMO_SIZE, [repr(s) for s in script.scenes],
+                                      renderer_fingerprint()]).encode()).hexdigest()[:10]
     folder = root / f"demo-v{DEMO_VERSION}-{digest}"
     done = folder / "DONE"
     if done.exists():

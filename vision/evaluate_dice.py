@@ -240,7 +240,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--errors", type=int, default=10, help="list this many errors per dataset")
     ap.add_argument("--json", type=pathlib.Path, default=None, help="write the figures here")
     ap.add_argument("--field-detector", default=None, metavar="FILE",
-                    help="detector for registered boards (DiceSettings.field_detector), e.g. dice_detector_fast.onnx")
+                    help="detector for registered boards (DiceSettings.field_detector, default "
+                         "dice_detector_field.onnx; 'none': the main detector, with --field-die-px 12)")
     ap.add_argument("--field-die-px", type=float, default=None, metavar="PX",
                     help="with a registered board, run the detector where a die is PX pixels "
                          "(DiceSettings.field_die_input_px; a field detector trained for smaller dice)")
@@ -258,7 +259,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     from vision.dice import DiceSettings
 
-    settings = DiceSettings(field_detector=args.field_detector)
+    settings = DiceSettings()
+    if args.field_detector is not None:
+        settings.field_detector = None if args.field_detector.lower() == "none" else args.field_detector
     if args.field_die_px is not None:
         if not 4 <= args.field_die_px <= 64:
             print(f"evaluate_dice: error: --field-die-px must be 4..64 pixels, got {args.field_die_px}", file=sys.stderr)

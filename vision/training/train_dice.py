@@ -252,8 +252,10 @@ def mine_hard_negatives(items, detector: pathlib.Path, log, radius: float = 0.5,
         # the classifier is not used here; any valid ONNX of the right name will do
         shutil.copy(detector, pathlib.Path(tmp) / "dice_classifier.onnx")
         # the first two levels always, as the shipped models were mined (see --mine-pyramid)
+        # the main detector on rendered boards too (at the 12-pixel dice it is trained for)
         reader = DiceReader(tmp, DiceSettings(peak=0.15, finest_max_scale=finest_max_scale, pyramid=tuple(pyramid),
-                                          pyramid_fixed=2, photo_classifier=None, recentre_ones=0))
+                                          pyramid_fixed=2, photo_classifier=None, recentre_ones=0,
+                                          field_detector=None, field_die_input_px=12.0))
         out, matched = {}, {}
         n = m = 0
         for idx, (img, item) in enumerate(items):
