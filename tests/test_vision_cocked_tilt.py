@@ -134,6 +134,28 @@ def test_real_board_photos_through_the_plugin_accuse_no_flat_roll(shared_data):
     assert seen >= 10
 
 
+def test_a_roll_is_read_at_each_view_and_the_highest_counts(tilt):
+    # roll_tilt_scores reads every die at TILT_VIEWS times its size (a leaning die boxed by its
+    # side face alone shows the rest of itself in the larger view) and keeps the highest reading
+    from vision.cocked import TILT_VIEWS, roll_sizes, roll_tilt_scores
+
+    assert TILT_VIEWS[0] == 1.0 and len(TILT_VIEWS) >= 2
+    rng = np.random.default_rng(33)
+    roll = render_dice.render_roll_on_board(rng, cocked_prob=1.0, kinds=("tilted",), cube_prob=0.0)
+    dice = [_reading(d) for d in roll.dice]
+    both = roll_tilt_scores(roll.image, dice, roll.field, tilt)
+    each = [roll_tilt_scores(roll.image, dice, roll.field, tilt, views=(v,)) for v in TILT_VIEWS]
+    assert both.shape == (len(dice),)
+    assert np.allclose(both, np.max(each, axis=0))
+    # a view is the patch at that many times the die's size
+    sizes = roll_sizes(dice)
+    from vision.cocked import rectified_patch
+
+    one = tilt.scores([rectified_patch(roll.image, d, roll.field, size=1.3 * s) for d, s in zip(dice, sizes)])
+    assert np.allclose(roll_tilt_scores(roll.image, dice, roll.field, tilt, views=(1.3,)), one)
+    assert len(roll_tilt_scores(roll.image, [], roll.field, tilt)) == 0
+
+
 def test_roll_sizes_cap_a_leaning_die_at_its_partner():
     from vision.cocked import SIZE_CAP, roll_sizes
 
