@@ -74,21 +74,21 @@ def main() -> int:
 
     cv2.setNumThreads(1)
     reader, cube_reader, tilt = DiceReader(), CubeReader(), TiltModel()
-    exact = DiceReader(settings=DiceSettings(field_detector=None, field_die_input_px=12.0))
+    previous = DiceReader(settings=DiceSettings(field_detector=None, field_die_input_px=12.0))
     rng = np.random.default_rng(0)
     rolls = [render_roll_on_board(rng) for _ in range(args.frames)]
     frame = rolls[0].image
     base = timed(lambda: cv2.GaussianBlur(frame, (5, 5), 0), 200)
-    reg, reg_cocked, reg_exact = [], [], []
+    reg, reg_cocked, reg_previous = [], [], []
     cpu_reg: list[float] = []
-    cpu_exact: list[float] = []
+    cpu_previous: list[float] = []
     for roll in rolls:
         read_dice_and_cube(roll.image, roll.field, reader=reader, cube_reader=cube_reader)  # warm-up
-        read_dice_and_cube(roll.image, roll.field, reader=exact, cube_reader=cube_reader)
+        read_dice_and_cube(roll.image, roll.field, reader=previous, cube_reader=cube_reader)
         for _ in range(args.repeat):
             timed_cpu(lambda: read_dice_and_cube(roll.image, roll.field, reader=reader, cube_reader=cube_reader), reg, cpu_reg)
-            timed_cpu(lambda: read_dice_and_cube(roll.image, roll.field, reader=exact, cube_reader=cube_reader),
-                      reg_exact, cpu_exact)
+            timed_cpu(lambda: read_dice_and_cube(roll.image, roll.field, reader=previous, cube_reader=cube_reader),
+                      reg_previous, cpu_previous)
 
         def full() -> None:
             dice, _ = read_dice_and_cube(roll.image, roll.field, reader=reader, cube_reader=cube_reader)
@@ -108,9 +108,9 @@ def main() -> int:
         "baseline_gaussian_blur_1280x720": summary(base),
         "registered_1280x720_dice_and_cube": summary(reg),
         "registered_1280x720_dice_cube_and_cocked": summary(reg_cocked),
-        "registered_1280x720_dice_and_cube_previous_settings": summary(reg_exact),
+        "registered_1280x720_dice_and_cube_previous_settings": summary(reg_previous),
         "registered_1280x720_dice_and_cube_cpu": summary(cpu_reg),
-        "registered_1280x720_dice_and_cube_previous_settings_cpu": summary(cpu_exact),
+        "registered_1280x720_dice_and_cube_previous_settings_cpu": summary(cpu_previous),
         "free_photo": {k: summary(v) for k, v in free.items()},
         "threads": 1,
     }

@@ -61,7 +61,8 @@ class DiceSettings:
     ``accept``: minimum probability of the die's value
     (so "not a die" and "cube" together stay below it); ``field_die_input_px``: with a registered
     board the detector runs at the scale where a die is this many pixels (10 for the shipped
-    ``field_detector``, trained for 8.5-13; 12 for the main detector, trained for 11-44); ``merge``: candidates closer than ``merge`` x size are one die;
+    ``field_detector``, trained for 8.5-13; 12 for the main detector, trained for 11-44);
+    ``merge``: candidates closer than ``merge`` x size are one die;
     ``turns``: the classifier reads each patch whose top probability is below ``sure`` again
     turned by 90, 180, 270 degrees (``turns`` readings in all) and averages (a die's value does
     not change when it turns); ``wider``: those unsure patches are also read cropped this many
