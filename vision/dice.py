@@ -5,7 +5,8 @@ Two small networks run through OpenCV's DNN module (models in ``vision/models``,
 
 1. a fully convolutional detector gives a heatmap of die centres and each die's size at stride 4.
    Without a registered board it runs on an image pyramid (long side 192, 272, 384 and, for frames
-   of at least 1000 pixels, 768) so dice from about 10 to 200 pixels are found; with a
+   of at least 1000 pixels, 768, whose candidates count where the coarser levels leave room for
+   small dice) so dice from about 10 to 200 pixels are found; with a
    ``field`` (see :mod:`vision.registration`) a detector trained for registered boards
    (``dice_detector_field.onnx``) runs once on the board's region at the scale where a die is
    about 10 pixels;
@@ -78,6 +79,14 @@ class DiceSettings:
     how many of the first levels are always searched; ``finest_max_scale``: levels beyond those
     only when they shrink the photo to this scale or less (1.0: also at the photo's own
     resolution, where pips are proposed as small dice; used for mining training negatives);
+    ``fine_below``, ``fine_peak``: a large photo's finer levels are merged with the fixed ones
+    when the fixed levels read no die or a die smaller than ``fine_below`` pixels at the finest
+    fixed level's input (small dice); when they read only bigger dice, the finer levels' candidates
+    count only if one of them peaks at ``fine_peak`` or more away from every die read (a die the
+    fixed levels missed), and then never inside a die read (see :meth:`DiceReader._around_dice`).
+    Searched always and merged with the rest, the finer level of a photo three times larger than
+    the labelled ones proposed pips and faces of its big dice, which pushed the dice out of the
+    merge (matteop65's held-out photos: 72.5% found, 83% right); ``benchmarks/dice_photo_sizes.py``;
     ``level_sizes``:
     each pyramid level keeps the candidates whose side at the detector's input is in this range
     (pixels; the shipped detector is trained for 11..44), the finest level also smaller ones and the
@@ -135,6 +144,8 @@ class DiceSettings:
     pyramid: tuple[int, ...] = (192, 272, 384, 768)
     pyramid_fixed: int = 3
     finest_max_scale: float = 0.77
+    fine_below: float = 16.0
+    fine_peak: float = 0.5
     level_sizes: tuple[float, float] = (6.0, 48.0)
     nested: float = 2.5
     merge_size_ratio: float = math.inf
@@ -244,26 +255,44 @@ class DiceReader:
     def candidates(self, image_bgr: np.ndarray, die_px: Optional[float] = None,
                    roi: Optional[tuple[int, int, int, int]] = None) -> list[Candidate]:
         """Candidates over a pyramid (``die_px`` None) or at the one scale where a die of
-        ``die_px`` image pixels is ``DETECT_DIE_PX`` at the detector's input."""
+        ``die_px`` image pixels is ``DETECT_DIE_PX`` at the detector's input, merged
+        (:func:`merge_candidates`), strongest first."""
+        levels, _ = self.level_candidates(image_bgr, die_px, roi)
+        return self.merged(sum(levels, []), die_px is not None)
+
+    def level_candidates(self, image_bgr: np.ndarray, die_px: Optional[float] = None,
+                         roi: Optional[tuple[int, int, int, int]] = None) -> tuple[list[list[Candidate]], int]:
+        """The detector's candidates of each pyramid level, coarsest first (one level when
+        ``die_px`` is given), and how many of the levels are fixed (searched in every photo,
+        :class:`DiceSettings` ``pyramid_fixed``; the others are the finer levels of a large
+        photo)."""
         h, w = image_bgr.shape[:2]
+        st = self.settings
         if die_px is not None:
-            scales = [self.settings.field_die_input_px / die_px]
+            scales = [st.field_die_input_px / die_px]
+            n_fixed = 1
         else:
-            scales = pyramid_scales(max(h, w), self.settings.pyramid, self.settings.finest_max_scale,
-                                    self.settings.pyramid_fixed)
-        cands: list[Candidate] = []
+            scales = pyramid_scales(max(h, w), st.pyramid, st.finest_max_scale, st.pyramid_fixed)
+            n_fixed = len(pyramid_scales(max(h, w), st.pyramid[: st.pyramid_fixed], st.finest_max_scale,
+                                         st.pyramid_fixed))
+        out = []
         for k, s in enumerate(scales):
             # a level's own size range; the smallest dice come from the finest level, the largest
             # from the coarsest
-            lo, hi = self.settings.level_sizes
-            cands += self.detect(image_bgr, min(s, 4.0), roi,
-                                 None if len(scales) == 1 else (0.0 if k == len(scales) - 1 else lo,
-                                                                1e9 if k == 0 else hi),
-                                 field=die_px is not None)
+            lo, hi = st.level_sizes
+            out.append(self.detect(image_bgr, min(s, 4.0), roi,
+                                   None if len(scales) == 1 else (0.0 if k == len(scales) - 1 else lo,
+                                                                  1e9 if k == 0 else hi),
+                                   field=die_px is not None))
+        return out, n_fixed
+
+    def merged(self, cands: Sequence[Candidate], field: bool = False) -> list[Candidate]:
+        """``cands`` merged (:func:`merge_candidates`), strongest first, at most
+        :class:`DiceSettings` ``max_candidates``; ``field`` (a registered board): every candidate
+        from ``peak`` up, then at most ``field_weak`` weaker ones."""
         st = self.settings
         kept = merge_candidates(cands, st.merge, st.merge_size_ratio)
-        if die_px is not None:
-            # strongest first: every candidate from ``peak`` up, then at most ``field_weak`` weaker ones
+        if field:
             kept = kept[: sum(c.score >= st.peak for c in kept) + st.field_weak]
         return kept[: st.max_candidates]
 
@@ -315,15 +344,72 @@ class DiceReader:
         if field is not None:
             roi, field_die = field_search_region(field, image.shape)
             die_px = die_px or field_die
-        cands = self.candidates(image, die_px, roi)
-        # wider re-reads on free photos only: on registered (rendered) boards, where wider crops take
-        # in the checkers around a die, they lost dice (found 98.5% -> 97.5%, 100 boards)
         if die_px is not None:
-            return self._scan_field(image, cands)
+            return self._scan_field(image, self.candidates(image, die_px, roi))
+        levels, n_fixed = self.level_candidates(image, None, roi)
+        fixed = self.merged(sum(levels[:n_fixed], []))
+        cands, probs = self._scan_photo(image, fixed)
+        if n_fixed == len(levels):
+            return cands, probs
+        read = {id(c): k for k, c in enumerate(fixed)}
+        if self._wants_fine(image, cands, probs):
+            # small dice in a large photo: every level merged, as one pyramid (the candidates of the
+            # fixed levels keep their readings)
+            merged = self.merged(sum(levels, []))
+        else:
+            merged = self._around_dice(fixed, cands, probs, sum(levels[n_fixed:], []))
+        new = [c for c in merged if id(c) not in read]
+        if not new:
+            return cands, probs
+        more, more_probs = self._scan_photo(image, new)
+        keep = [read[id(c)] for c in merged if id(c) in read]
+        return [cands[k] for k in keep] + more, np.vstack([probs[keep], more_probs])
+
+    def _around_dice(self, fixed: list[Candidate], cands: list[Candidate], probs: np.ndarray,
+                     fine: list[Candidate]) -> list[Candidate]:
+        """Candidates of a large photo whose fixed levels read only big dice: the finer levels'
+        candidates are kept only when one of them peaks at :class:`DiceSettings` ``fine_peak`` or
+        more farther than a die's side from every read die (a die the fixed levels missed), and
+        then not inside a read die at least 2.5 times larger (its pips and faces, which would push
+        it out of the merge); the read dice keep their place, the rest is merged around them.
+        Returns the candidates (those of ``fixed`` among them keep their readings)."""
+        st = self.settings
+        held = [k for k, (c, p) in enumerate(zip(cands, probs)) if self.dice_from_scan([c], p[None])]
+
+        def near(c: Candidate, k: int, reach: float) -> bool:
+            return math.hypot(c.center[0] - fixed[k].center[0], c.center[1] - fixed[k].center[1]) < reach
+
+        if not any(c.score >= st.fine_peak and not any(near(c, k, fixed[k].size) for k in held) for c in fine):
+            return fixed
+        outer = [c for c in fine if not any(fixed[k].size >= 2.5 * c.size and abs(c.center[0] - fixed[k].center[0])
+                                            <= fixed[k].size / 2 and abs(c.center[1] - fixed[k].center[1])
+                                            <= fixed[k].size / 2 for k in held)]
+        kept = [fixed[k] for k in held]
+        rest = self.merged([c for k, c in enumerate(fixed) if k not in held] + outer)
+        return kept + [c for c in rest if all(not near(c, k, st.merge * max(c.size, fixed[k].size)) for k in held)]
+
+    def _scan_photo(self, image: np.ndarray, cands: list[Candidate]) -> tuple[list[Candidate], np.ndarray]:
+        """Free-photo classification of ``cands``: wider re-reads (on registered boards, where
+        wider crops take in the checkers around a die, they lost dice: found 98.5% -> 97.5% on 100
+        boards) and ones moved to their pip."""
         probs = self.classify(image, cands, wider=True)
         if self.settings.recentre_ones > 0:
             cands, probs = self.recentre_ones(image, cands, probs)
         return cands, probs
+
+    def _wants_fine(self, image: np.ndarray, cands: Sequence[Candidate], probs: np.ndarray) -> bool:
+        """Whether a large photo's finer pyramid levels are searched too: when the fixed levels
+        read no die, or a die smaller than :class:`DiceSettings` ``fine_below`` pixels at the
+        finest fixed level's input (dice of one photo have similar sizes: big dice seen finer only
+        add pips and side faces taken for dice; small ones may have neighbours the coarse levels
+        missed)."""
+        st = self.settings
+        dice = self.dice_from_scan(cands, probs)
+        if not dice:
+            return True
+        scale = pyramid_scales(max(image.shape[:2]), st.pyramid[: st.pyramid_fixed], st.finest_max_scale,
+                               st.pyramid_fixed)[-1]
+        return min(d.box[2] - d.box[0] for d in dice) * scale < st.fine_below
 
     def _scan_field(self, image: np.ndarray, cands: list[Candidate]) -> tuple[list[Candidate], np.ndarray]:
         """Registered-board classification: the candidates from :class:`DiceSettings` ``peak`` up
