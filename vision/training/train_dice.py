@@ -322,17 +322,25 @@ def train_classifier(items, epochs: int, rng, log, hard: Optional[dict] = None,
     :func:`classifier_samples` for the other arguments). ``arch``: ``"plain"``
     (:class:`DiceClassifier`) or ``"strided"`` (:class:`StridedDiceClassifier`)."""
     net = StridedDiceClassifier(classes=8) if arch == "strided" else DiceClassifier(width=width, classes=8)
-    n_dice = sum(len(it.values) for _, it in items)
-    total = epochs * (math.ceil(n_dice * 2.5 / 128) + 4)
+
+    def epoch_samples() -> tuple[np.ndarray, np.ndarray]:
+        return classifier_samples(items, rng, hard=hard, jitter=jitter, matched=matched, patch=patch,
+                                  scale_jitter=scale_jitter, blur_prob=blur_prob, hard_per_image=hard_per_image,
+                                  mild=mild)
+
+    # the schedule's length from the first epoch's patches (every epoch draws about as many): an
+    # estimate from the dice alone was short when hard negatives and matched positives were added,
+    # and the learning rate then sat at its floor for the last third of the epochs
+    first = epoch_samples()
+    total = epochs * (math.ceil(len(first[1]) * 1.05 / 128) + 1)
+    log(f"cls schedule: {total} steps, {math.ceil(len(first[1]) / 128)} per epoch")
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=total, pct_start=0.15)
     lossf = nn.CrossEntropyLoss(label_smoothing=0.05)
     step = 0
     for ep in range(epochs):
         t = time.time()
-        x, y = classifier_samples(items, rng, hard=hard, jitter=jitter, matched=matched, patch=patch,
-                                  scale_jitter=scale_jitter, blur_prob=blur_prob, hard_per_image=hard_per_image,
-                                  mild=mild)
+        x, y = first if ep == 0 else epoch_samples()
         perm = rng.permutation(len(y))
         net.train()
         tot, correct, n = 0.0, 0, 0
