@@ -275,15 +275,29 @@ class DiceReader:
             scales = pyramid_scales(max(h, w), st.pyramid, st.finest_max_scale, st.pyramid_fixed)
             n_fixed = len(pyramid_scales(max(h, w), st.pyramid[: st.pyramid_fixed], st.finest_max_scale,
                                          st.pyramid_fixed))
+        # a large photo is first shrunk by a whole factor (a fast exact block average) to no less
+        # than the finest level's side: shrinking a 12-megapixel photo four times from its full size
+        # took two thirds of its reading time
+        step = max(h, w) // st.pyramid[-1] if die_px is None and roi is None else 1
+        base = image_bgr
+        if step >= 2:
+            import cv2
+
+            base = cv2.resize(image_bgr, (w // step, h // step), interpolation=cv2.INTER_AREA)
+        fx, fy = w / base.shape[1], h / base.shape[0]
         out = []
         for k, s in enumerate(scales):
             # a level's own size range; the smallest dice come from the finest level, the largest
             # from the coarsest
             lo, hi = st.level_sizes
-            out.append(self.detect(image_bgr, min(s, 4.0), roi,
-                                   None if len(scales) == 1 else (0.0 if k == len(scales) - 1 else lo,
-                                                                  1e9 if k == 0 else hi),
-                                   field=die_px is not None))
+            found = self.detect(base, min(s * fx, 4.0), roi,
+                                None if len(scales) == 1 else (0.0 if k == len(scales) - 1 else lo,
+                                                               1e9 if k == 0 else hi),
+                                field=die_px is not None)
+            if step >= 2:
+                found = [Candidate((c.center[0] * fx, c.center[1] * fy), c.size * math.sqrt(fx * fy), c.score)
+                         for c in found]
+            out.append(found)
         return out, n_fixed
 
     def merged(self, cands: Sequence[Candidate], field: bool = False) -> list[Candidate]:
