@@ -62,4 +62,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    # run as ``python -m companion.cli``: this file is then ``__main__``, and the commands raise
+    # ``companion.cli.UserError``, a different class from this copy's; the imported module's
+    # ``main`` catches it
+    from companion.cli import main as _main
+
+    sys.exit(_main())

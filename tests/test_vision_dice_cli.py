@@ -60,3 +60,13 @@ def test_bad_input_is_one_line_and_exit_2(repo_root, tmp_path):
     cv2.imwrite(str(img), np.zeros((40, 40, 3), np.uint8))
     res = _run(repo_root, img, "--annotate", tmp_path / "nowhere" / "out.png")
     assert res.returncode == 2 and "does not exist" in res.stderr
+
+
+def test_bad_input_through_python_m_companion_cli_is_one_line_too(repo_root, tmp_path):
+    # run as ``python -m companion.cli`` the module is ``__main__``; its own UserError class is not
+    # the one the commands raise, and a user's mistake came out as a traceback
+    env = dict(os.environ, PYTHONPATH=str(repo_root))
+    res = subprocess.run([sys.executable, "-m", "companion.cli", "dice", str(tmp_path / "missing.jpg")],
+                         cwd=repo_root, env=env, capture_output=True, text=True, timeout=120)
+    assert res.returncode == 2 and "no such image file" in res.stderr
+    assert "Traceback" not in res.stderr and len(res.stderr.strip().splitlines()) == 1
