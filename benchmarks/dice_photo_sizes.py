@@ -17,6 +17,7 @@ dataset and variant, and the median milliseconds per photo.
 from __future__ import annotations
 
 import argparse
+import json
 import pathlib
 import statistics
 import sys
@@ -54,7 +55,7 @@ def variant(img: np.ndarray, kind: str, factor: int) -> tuple[np.ndarray, float,
 def main(argv: list[str] | None = None) -> int:
     import cv2
 
-    from vision.dice import DiceReader
+    from vision.dice import DiceReader, DiceSettings
     from vision.dice_data import default_dice_root, iter_datasets
     from vision.evaluate_dice import match
 
@@ -64,12 +65,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--settings", default="{}", help="DiceSettings fields as JSON (experiments)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
-    import json
-
-    from vision.dice import DiceSettings
-
-    fields = {k: tuple(v) if isinstance(v, list) else v for k, v in json.loads(args.settings).items()}
-    reader = DiceReader(settings=DiceSettings(**fields))
+    try:
+        fields = {k: tuple(v) if isinstance(v, list) else v for k, v in json.loads(args.settings).items()}
+        settings = DiceSettings(**fields)
+    except (ValueError, TypeError, AttributeError) as exc:
+        ap.error(f"--settings: {exc}")
+    reader = DiceReader(settings=settings)
     variants = [("as is", 1), ("enlarged", 3), ("canvas", 2), ("canvas", 3)]
     for name, data in iter_datasets(default_dice_root()):
         items = [it for it in data if it.fold() == args.fold][:: args.every]
