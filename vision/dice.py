@@ -273,8 +273,7 @@ class DiceReader:
             n_fixed = 1
         else:
             scales = pyramid_scales(max(h, w), st.pyramid, st.finest_max_scale, st.pyramid_fixed)
-            n_fixed = len(pyramid_scales(max(h, w), st.pyramid[: st.pyramid_fixed], st.finest_max_scale,
-                                         st.pyramid_fixed))
+            n_fixed = len(self._fixed_scales(max(h, w)))
         # a large photo is first shrunk by a whole factor (a fast exact block average) to no less
         # than the finest level's side: shrinking a 12-megapixel photo four times from its full size
         # took two thirds of its reading time
@@ -421,9 +420,14 @@ class DiceReader:
         dice = self.dice_from_scan(cands, probs)
         if not dice:
             return True
-        scale = pyramid_scales(max(image.shape[:2]), st.pyramid[: st.pyramid_fixed], st.finest_max_scale,
-                               st.pyramid_fixed)[-1]
+        scale = self._fixed_scales(max(image.shape[:2]))[-1]
         return min(d.box[2] - d.box[0] for d in dice) * scale < st.fine_below
+
+    def _fixed_scales(self, long_side: int) -> list[float]:
+        """The scales of the pyramid levels every free photo of this longer side (pixels) gets
+        (:class:`DiceSettings` ``pyramid_fixed``), coarsest first."""
+        st = self.settings
+        return pyramid_scales(long_side, st.pyramid[: st.pyramid_fixed], st.finest_max_scale, st.pyramid_fixed)
 
     def _scan_field(self, image: np.ndarray, cands: list[Candidate]) -> tuple[list[Candidate], np.ndarray]:
         """Registered-board classification: the candidates from :class:`DiceSettings` ``peak`` up
