@@ -1,7 +1,8 @@
 """The dice reader on free photos larger than the labelled 640-pixel ones:
-``python benchmarks/dice_photo_sizes.py [--fold 0] [--every 1]``.
+``python benchmarks/dice_photo_sizes.py [--fold 0] [--every 1] [--held-out]``.
 
-The held-out real dice photos (``shared/data/dice``, fold 0 by default) are read
+The real dice photos of a fold (``shared/data/dice``, fold 0 by default; ``--held-out``: read with
+the free-photo models' copies that never saw fold 0, so the figures are held out) are read
 
 - as they are (640x480 and 640x640),
 - enlarged three times (cubic; 1920 pixels: a phone's photo of a few big dice),
@@ -57,12 +58,14 @@ def main(argv: list[str] | None = None) -> int:
 
     from vision.dice import DiceReader, DiceSettings
     from vision.dice_data import default_dice_root, iter_datasets
-    from vision.evaluate_dice import match
+    from vision.evaluate_dice import match, use_held_out
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--fold", type=int, default=0, help="the fold of the photos read (0: held out)")
     ap.add_argument("--every", type=int, default=1, help="read every n-th photo only")
     ap.add_argument("--settings", default="{}", help="DiceSettings fields as JSON (experiments)")
+    ap.add_argument("--held-out", action="store_true",
+                    help="read with the free-photo models' copies trained without fold 0 (vision/models/heldout)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     try:
@@ -70,6 +73,8 @@ def main(argv: list[str] | None = None) -> int:
         settings = DiceSettings(**fields)
     except (ValueError, TypeError, AttributeError) as exc:
         ap.error(f"--settings: {exc}")
+    if args.held_out:
+        use_held_out(settings)
     reader = DiceReader(settings=settings)
     variants = [("as is", 1), ("enlarged", 3), ("canvas", 2), ("canvas", 3)]
     for name, data in iter_datasets(default_dice_root()):

@@ -7,24 +7,30 @@ import shutil
 
 import pytest
 
-from vision.dice import MODELS, DiceReader
-from vision.evaluate_dice import main, not_held_out
+from vision.dice import MODELS, DiceReader, DiceSettings
+from vision.evaluate_dice import HELD_OUT, main, not_held_out
 from vision.model_folds import record_folds, trained_folds
 
 
 def test_shipped_manifest_names_every_dice_model():
     folds = trained_folds(MODELS)
-    for path in MODELS.glob("*.onnx"):
-        assert path.name in folds, path.name
-        assert set(folds[path.name]) <= {0, 1} and folds[path.name], (path.name, folds[path.name])
+    paths = list(MODELS.rglob("*.onnx"))
+    assert len(paths) >= 8
+    for path in paths:
+        name = path.relative_to(MODELS).as_posix()
+        assert name in folds, name
+        assert set(folds[name]) <= {0, 1} and folds[name], (name, folds[name])
 
 
-def test_shipped_models_are_held_out_on_fold_0():
-    # the README's figures come from `python -m vision.evaluate_dice --fold 0`: no model saw fold 0
-    reader = DiceReader()
-    assert not_held_out(reader, 0) == []
-    assert "dice_classifier_photo.onnx" in not_held_out(reader, 1)
-    assert "dice_classifier_photo.onnx" in not_held_out(reader, None)
+def test_held_out_copies_are_held_out_on_fold_0():
+    # the README's held-out figures come from `python -m vision.evaluate_dice --fold 0 --held-out`:
+    # no model it reads with saw fold 0; the shipped free-photo models saw every photo
+    assert not_held_out(DiceReader(), 0) == ["dice_detector.onnx", "dice_classifier_photo.onnx"]
+    held_out = DiceReader(settings=DiceSettings(detector=f"{HELD_OUT}/dice_detector.onnx",
+                                                photo_classifier=f"{HELD_OUT}/dice_classifier_photo.onnx"))
+    assert not_held_out(held_out, 0) == []
+    assert f"{HELD_OUT}/dice_classifier_photo.onnx" in not_held_out(held_out, 1)
+    assert f"{HELD_OUT}/dice_detector.onnx" in not_held_out(held_out, None)
 
 
 def test_models_trained_on_a_fold_are_named(tmp_path):
@@ -68,3 +74,19 @@ def test_training_records_its_folds_and_keeps_the_others(tmp_path):
 def test_field_die_px_out_of_range_is_a_clear_error(px, capsys):
     assert main(["--field-die-px", px, "--limit", "1"]) == 2
     assert "--field-die-px must be 4..64" in capsys.readouterr().err
+
+
+def test_held_out_flag_reads_with_the_copies_that_never_saw_fold_0(capsys):
+    args = ["--fold", "0", "--dataset", "matteop65", "--limit", "2"]
+    assert main(args) == 0
+    assert "not held-out figures" in capsys.readouterr().out  # the shipped models saw fold 0
+    assert main(args + ["--held-out"]) == 0
+    out = capsys.readouterr().out
+    assert "not held-out" not in out and "== matteop65: 2 images" in out
+
+
+def test_held_out_flag_without_the_copies_is_a_clear_error(tmp_path, capsys):
+    for path in MODELS.glob("*.onnx"):
+        shutil.copy(path, tmp_path / path.name)
+    assert main(["--models", str(tmp_path), "--fold", "0", "--held-out", "--limit", "1"]) == 2
+    assert "dice model missing" in capsys.readouterr().err

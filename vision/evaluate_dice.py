@@ -11,7 +11,9 @@ dataset and per face:
 - the median time per photo in milliseconds (one core).
 
 With ``--fold K`` only images of held-out fold K are scored (train with
-``python -m vision.training.train_dice --fold K`` first) so the figures are held-out.
+``python -m vision.training.train_dice --fold K`` first) so the figures are held-out. The shipped
+free-photo detector and classifier are trained on every labelled photo; ``--fold 0 --held-out``
+reads with their copies trained without fold 0 (``vision/models/heldout/``), the same recipe.
 ``--rendered N`` also scores cocked-dice detection on N rendered boards (:mod:`vision.render_dice`).
 """
 
@@ -76,12 +78,24 @@ class Tally:
         }
 
 
+#: The models folder's subfolder with copies of the free-photo models trained without fold 0.
+HELD_OUT = "heldout"
+
+
+def use_held_out(settings: Any) -> Any:
+    """``settings`` (:class:`vision.dice.DiceSettings`, changed in place and returned) reading free
+    photos with the copies of the detector and classifier trained without fold 0 (:data:`HELD_OUT`)."""
+    settings.detector = f"{HELD_OUT}/dice_detector.onnx"
+    settings.photo_classifier = f"{HELD_OUT}/dice_classifier_photo.onnx"
+    return settings
+
+
 def not_held_out(reader: Any, fold: Optional[int]) -> list[str]:
     """The model files of ``reader`` (:class:`vision.dice.DiceReader`) that were trained on photos
     of ``fold`` (:func:`trained_folds`), so the figures on that fold are not held out; all models
     with a manifest entry when ``fold`` is None (every photo is scored)."""
     st = reader.settings
-    used = ["dice_detector.onnx", "dice_classifier.onnx", st.field_detector, st.photo_classifier, "dice_tilt.onnx"]
+    used = [st.detector, "dice_classifier.onnx", st.field_detector, st.photo_classifier, "dice_tilt.onnx"]
     folds = trained_folds(reader.models_dir)
     return [name for name in dict.fromkeys(n for n in used if n)
             if name in folds and (fold is None or fold in folds[name])]
@@ -247,6 +261,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                          "(DiceSettings.field_die_input_px; a field detector trained for smaller dice)")
     ap.add_argument("--photo-classifier", default=None, metavar="FILE",
                     help="value classifier for free photos (DiceSettings.photo_classifier), a file in the models folder")
+    ap.add_argument("--detector", default=None, metavar="FILE",
+                    help="detector for free photos (DiceSettings.detector), a file in the models folder")
+    ap.add_argument("--held-out", action="store_true",
+                    help=f"read free photos with the models' copies trained without fold 0 ({HELD_OUT}/ in the "
+                         "models folder; the shipped ones saw every photo); use with --fold 0")
     args = ap.parse_args(argv)
     import cv2
 
@@ -267,8 +286,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"evaluate_dice: error: --field-die-px must be 4..64 pixels, got {args.field_die_px}", file=sys.stderr)
             return 2
         settings.field_die_input_px = args.field_die_px
+    if args.held_out:
+        use_held_out(settings)
     if args.photo_classifier:
         settings.photo_classifier = args.photo_classifier
+    if args.detector:
+        settings.detector = args.detector
     try:
         reader = DiceReader(args.models, settings)
         seen = not_held_out(reader, args.fold)
