@@ -36,6 +36,26 @@ def test_detector_confidence_lowers_the_value_threshold(reader):
     assert reader.dice_from_scan([sure], q[None]) == []
 
 
+def test_free_photo_detector_peaks_follow_their_own_threshold(reader):
+    # the free-photo detector peaks higher than the registered-board one: its candidates keep a
+    # value only from photo_peak_accept (0.5, the plain threshold), the board's from peak_accept
+    st = reader.settings
+    assert st.photo_peak_accept > st.peak_accept
+    board = Candidate((50.0, 50.0), 20.0, st.accept_peak + 0.05)
+    photo = Candidate((50.0, 50.0), 20.0, st.accept_peak + 0.05, photo=True)
+    p = probs((st.photo_peak_accept + st.peak_accept) / 2)
+    assert [d.value for d in reader.dice_from_scan([board], p[None])] == [3]
+    assert reader.dice_from_scan([photo], p[None]) == []
+    assert [d.value for d in reader.dice_from_scan([photo], probs(st.photo_peak_accept + 0.02)[None])] == [3]
+    # the detector marks what it proposes on a free photo, not on a registered board
+    rng = np.random.default_rng(5)
+    img = random_background(rng, (320, 240))
+    draw_die(img, (160, 120), 40, 4, yaw_deg=10)
+    free = [c for level in reader.level_candidates(img)[0] for c in level]
+    assert free and all(c.photo for c in free)
+    assert all(not c.photo for c in reader.candidates(img, die_px=40.0))
+
+
 def test_wider_rereading_changes_only_unsure_patches(reader):
     rng = np.random.default_rng(3)
     img = random_background(rng, (320, 240))

@@ -43,13 +43,15 @@ class Candidate:
     die's centre when ``center`` was moved to its top face (:meth:`DiceReader.recentre_ones`), the
     centre of the reading's box; None when not moved. ``second``: a second view of a spot whose
     first reading was not a die (:meth:`DiceReader.second_views`), accepted only at
-    :class:`DiceSettings` ``second_accept``."""
+    :class:`DiceSettings` ``second_accept``. ``photo``: proposed by the free-photo detector
+    (:class:`DiceSettings` ``detector``; its peaks follow ``photo_peak_accept``)."""
 
     center: tuple[float, float]
     size: float
     score: float
     outline_center: Optional[tuple[float, float]] = None
     second: bool = False
+    photo: bool = False
 
 
 @dataclasses.dataclass
@@ -76,7 +78,12 @@ class DiceSettings:
     the others are dice already); ``accept_peak`` / ``peak_accept``: a candidate whose
     detector peak is at least ``accept_peak`` is kept when its value's probability reaches
     ``peak_accept`` (instead of ``accept``), still above "not a die" and "cube" (the detector's
-    confidence stands in for part of the classifier's); ``pyramid``: the longer sides (pixels) a
+    confidence stands in for part of the classifier's); ``photo_peak_accept``: ``peak_accept`` for
+    the free-photo detector's candidates (0.5, equal to ``accept``: the rule is off on free photos;
+    the width-16 free-photo detector of the seventh session peaks higher, and with 0.4 it read
+    more values wrong; both folds, each read by models that never saw it, against the previous
+    detector: 0.4 / 0.45 / 0.5 found +22 / +16 / +10 dice of 2,438, wrong values +6 / +1 / -1);
+    ``pyramid``: the longer sides (pixels) a
     free photo is resized to for the detector (see :func:`pyramid_scales`; 272 between 192 and 384,
     chosen on fold 1: dice found 1206 -> 1219 of 1263, one more wrong value); ``pyramid_fixed``:
     how many of the first levels are always searched; ``finest_max_scale``: levels beyond those
@@ -184,6 +191,7 @@ class DiceSettings:
     second_views: Optional[float] = 0.1
     second_accept: float = 0.6
     second_size_ratio: float = 2.0
+    photo_peak_accept: float = 0.5
 
 
 def as_bgr(image: Any) -> np.ndarray:
@@ -274,7 +282,7 @@ class DiceReader:
             if sizes is not None and not sizes[0] <= size <= sizes[1]:
                 continue
             found.append(Candidate((x0 + px / sx, y0 + py / sy), size / math.sqrt(sx * sy),
-                                   float(heat[gy, gx])))
+                                   float(heat[gy, gx]), photo=not field))
         return found
 
     def candidates(self, image_bgr: np.ndarray, die_px: Optional[float] = None,
@@ -319,8 +327,8 @@ class DiceReader:
                                                                1e9 if k == 0 else hi),
                                 field=die_px is not None)
             if step >= 2:
-                found = [Candidate((c.center[0] * fx, c.center[1] * fy), c.size * math.sqrt(fx * fy), c.score)
-                         for c in found]
+                found = [dataclasses.replace(c, center=(c.center[0] * fx, c.center[1] * fy),
+                                             size=c.size * math.sqrt(fx * fy)) for c in found]
             out.append(found)
         return out, n_fixed
 
@@ -533,7 +541,7 @@ class DiceReader:
                 continue
             c = pip_centre(image, cands[k].center, cands[k].size)
             if c is not None:
-                moved.append((k, Candidate(c, cands[k].size, cands[k].score, cands[k].center)))
+                moved.append((k, dataclasses.replace(cands[k], center=c, outline_center=cands[k].center)))
         if moved:
             again = self.classify(image, [c for _, c in moved])
             for (k, c), p in zip(moved, again):
@@ -577,8 +585,10 @@ class DiceReader:
             v = int(np.argmax(p[:6]))
             if cand.second:
                 need = st.second_accept
+            elif cand.score >= st.accept_peak:
+                need = min(st.accept, st.photo_peak_accept if cand.photo else st.peak_accept)
             else:
-                need = min(st.accept, st.peak_accept) if cand.score >= st.accept_peak else st.accept
+                need = st.accept
             if p[v] < need or p[v] < p[6] or p[v] < p[7]:
                 continue
             half = cand.size / 2

@@ -35,6 +35,9 @@ from vision.training.nets import DiceClassifier, DiceDetector, FastDiceDetector,
 #: Classifier classes: 0..5 the pip values 1..6, 6 "not a die", 7 a doubling cube.
 NONE_CLASS, CUBE_CLASS = 6, 7
 
+#: ``LabelledImage.dataset`` of the drawn training images (the others are real photos).
+RENDERED = ("synthetic", "rendered-board")
+
 DATA = default_dice_root()
 
 
@@ -88,7 +91,8 @@ def classifier_samples(items: list[tuple[np.ndarray, LabelledImage]], rng: np.ra
                        neg_ratio: float = 1.0, hard: Optional[dict] = None,
                        jitter: float = 0.06, matched: Optional[dict] = None, patch: int = VALUE_PATCH,
                        scale_jitter: tuple[float, float] = (-0.15, 0.2),
-                       blur_prob: float = 0.0, hard_per_image: int = 8, mild: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                       blur_prob: float = 0.0, hard_per_image: int = 8, mild: bool = False,
+                       side_faces: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """One epoch of augmented patches: (N, 3, patch, patch) float32 and (N,) int64 labels (0..5
     value-1, 6 none, 7 cube). ``hard``: {item index: [(x, y, size), ...]} detector false alarms, used
     as extra "not a die" patches (hard negative mining). ``matched``: {item index: [(x, y, size,
@@ -98,7 +102,10 @@ def classifier_samples(items: list[tuple[np.ndarray, LabelledImage]], rng: np.ra
     die sides (the detector's centre of an oblique die lies between its top face and its body);
     ``scale_jitter``: their crop size is the die side times exp(uniform(*scale_jitter));
     ``blur_prob``: share of patches given a motion blur (:func:`motion_blur`); ``hard_per_image``:
-    at most this many of an image's false alarms per epoch; ``mild``: see :func:`photometric`."""
+    at most this many of an image's false alarms per epoch; ``mild``: see :func:`photometric`;
+    ``side_faces``: share of the labelled real dice that also give a "not a die" patch centred
+    0.7-1.0 sides below them (within 25 degrees), where an oblique photo shows a die's front face
+    (a face with pips, read as a die), when no labelled die is there."""
     patches, labels = [], []
 
     def add(img, c, s, label):
@@ -125,6 +132,14 @@ def classifier_samples(items: list[tuple[np.ndarray, LabelledImage]], rng: np.ra
         for (cx, cy), s, v in zip(centers, sizes, item.values):
             add(img, (cx + rng.normal(0, jitter * s), cy + rng.normal(0, jitter * s)),
                 s * math.exp(rng.uniform(*scale_jitter)), int(v) - 1)
+        if side_faces and item.dataset not in RENDERED:
+            for (cx, cy), s in zip(centers, sizes):
+                if rng.random() >= side_faces:
+                    continue
+                r, ang = rng.uniform(0.7, 1.0) * s, math.radians(rng.uniform(-25, 25))
+                c = (cx + r * math.sin(ang), cy + r * math.cos(ang))
+                if np.all(np.hypot(centers[:, 0] - c[0], centers[:, 1] - c[1]) > 0.55 * sizes):
+                    add(img, c, s * math.exp(rng.uniform(-0.15, 0.15)), NONE_CLASS)
         csz = np.maximum(item.cube_boxes[:, 2] - item.cube_boxes[:, 0], item.cube_boxes[:, 3] - item.cube_boxes[:, 1])
         ccen = np.stack([(item.cube_boxes[:, 0] + item.cube_boxes[:, 2]) / 2,
                          (item.cube_boxes[:, 1] + item.cube_boxes[:, 3]) / 2], axis=1)
@@ -316,7 +331,7 @@ def train_classifier(items, epochs: int, rng, log, hard: Optional[dict] = None,
                      jitter: float = 0.06, matched: Optional[dict] = None, width: int = 16,
                      scale_jitter: tuple[float, float] = (-0.15, 0.2), blur_prob: float = 0.0,
                      patch: int = VALUE_PATCH, arch: str = "plain", hard_per_image: int = 8,
-                     mild: bool = False) -> nn.Module:
+                     mild: bool = False, side_faces: float = 0.0) -> nn.Module:
     """Train the value classifier (``width`` channels in its first layers) on augmented
     ``patch`` x ``patch`` patches from ``items`` [(image, LabelledImage)] (see
     :func:`classifier_samples` for the other arguments). ``arch``: ``"plain"``
@@ -326,7 +341,7 @@ def train_classifier(items, epochs: int, rng, log, hard: Optional[dict] = None,
     def epoch_samples() -> tuple[np.ndarray, np.ndarray]:
         return classifier_samples(items, rng, hard=hard, jitter=jitter, matched=matched, patch=patch,
                                   scale_jitter=scale_jitter, blur_prob=blur_prob, hard_per_image=hard_per_image,
-                                  mild=mild)
+                                  mild=mild, side_faces=side_faces)
 
     # the schedule's length from the first epoch's patches (every epoch draws about as many): an
     # estimate from the dice alone was short when hard negatives and matched positives were added,
@@ -574,6 +589,8 @@ def main() -> None:
                     help="file name of the exported value classifier (dice_classifier_photo.onnx: free photos)")
     ap.add_argument("--mild-aug", action="store_true",
                     help="classifier patches: no grey conversion, lighter blur (see photometric)")
+    ap.add_argument("--side-faces", type=float, default=0.0,
+                    help="share of real dice that also give a 'not a die' patch where an oblique photo shows their front face")
     ap.add_argument("--raw-boxes", action="store_true",
                     help="train on the labelled boxes as they are (a one's pip box is not widened to its die)")
     ap.add_argument("--threads", type=int, default=2)
@@ -614,7 +631,7 @@ def main() -> None:
                                matched if args.matched_positives else None, args.cls_width,
                                (-args.cls_scale_jitter, args.cls_scale_jitter + 0.05), args.blur,
                                patch=args.cls_patch, arch=args.cls_arch, hard_per_image=args.hard_per_image,
-                               mild=args.mild_aug)
+                               mild=args.mild_aug, side_faces=args.side_faces)
         export(cls, torch.zeros(1, 3, args.cls_patch, args.cls_patch), args.out / args.cls_name,
                {"input": {0: "n"}, "output": {0: "n"}}, args.fold)
     if args.only in (None, "det"):
