@@ -5,8 +5,9 @@
   detector ``dice_detector_field.onnx`` where a die is 10 pixels), the same plus the cocked-dice
   judgement (:func:`vision.cocked.judge_roll`, tilt network included), and dice + cube with the
   previous settings (the main detector where a die is 12 pixels:
-  ``DiceSettings(field_detector=None, field_die_input_px=12)``), timed interleaved with the
-  default so the two share the machine's load;
+  ``DiceSettings(field_detector=None, field_die_input_px=12)``; since the seventh session the
+  main detector is the wider free-photo one, width 16, so this baseline is slower than it was),
+  timed interleaved with the default so the two share the machine's load;
 - free photos (the real dice photos, 640x640 and 640x480): the image pyramid, no field.
 
 Prints medians and p99 in milliseconds, and the ratio to a baseline measured in the same process
