@@ -183,3 +183,49 @@ def test_unrelated_photos_are_told_from_the_frames_of_a_camera(tmp_path):
     assert "differ in size" in unrelated_photos(open_source(str(photos)))
     assert unrelated_photos(open_source(str(frames))) is None
     assert unrelated_photos(open_source(str(photos / "p1.png"))) == "a single photo"
+
+
+class _StuckSource:
+    """A live source whose second read never returns (a network camera stalled mid-read)."""
+
+    live = True
+    description = "stuck camera"
+
+    def __init__(self):
+        self.reads = 0
+        self.reading = threading.Event()
+        self.release = threading.Event()
+        self.closed_while_reading = False
+        self.closed = False
+
+    def open(self):
+        self._cap = object()
+
+    def read(self):
+        from vision.sources import Frame
+
+        self.reads += 1
+        if self.reads > 1:
+            self.reading.set()
+            self.release.wait()
+            self.reading.clear()
+            return None
+        return Frame(_image(40, 96, 64), 0, 0.0)
+
+    def close(self):
+        self.closed_while_reading = self.reading.is_set()
+        self.closed = True
+
+
+def test_stopping_a_grabber_stuck_in_a_read_returns_and_leaves_the_source_alone():
+    source = _StuckSource()
+    grabber = FrameGrabber(source).start()
+    assert grabber.get(timeout=5) is not None
+    assert source.reading.wait(5)
+    t0 = time.monotonic()
+    grabber.stop(timeout_s=0.3)
+    assert time.monotonic() - t0 < 2.0
+    assert not source.closed  # never released under the reading thread
+    source.release.set()  # the read returns: a later stop closes it
+    grabber.stop(timeout_s=5)
+    assert source.closed and not source.closed_while_reading

@@ -258,8 +258,11 @@ class FrameGrabber:
         self._thread.start()
         return self
 
-    def stop(self) -> None:
-        """Stop the thread and close the source."""
+    def stop(self, timeout_s: float = 5.0) -> None:
+        """Stop the thread and close the source. A thread still inside the source after
+        ``timeout_s`` seconds (a network camera's read or reopen that does not return) is left to
+        end with the process and the source is not closed under it: releasing an OpenCV capture
+        while another thread reads it can block for good (a stop must not hang ``watch``)."""
         self._stop.set()
         with self._cond:
             self._cond.notify_all()
@@ -268,7 +271,9 @@ class FrameGrabber:
         except queue.Full:
             pass
         if self._thread is not None:
-            self._thread.join(timeout=5.0)
+            self._thread.join(timeout=timeout_s)
+            if self._thread.is_alive():
+                return
         self.source.close()
 
     # --- the thread -------------------------------------------------------
