@@ -92,8 +92,17 @@ def test_a_network_camera_that_goes_away_mid_game_keeps_the_game(repo_root):
             if events[-1]["type"] == "verdict" and events[-1]["verdict"] in ("legal", "illegal"):
                 judged.set()
 
+    err_lines: list[str] = []
+
+    def collect_stderr():
+        # drained as it comes: a child blocked on a full stderr pipe cannot exit
+        for line in proc.stderr:
+            err_lines.append(line)
+
     collector = threading.Thread(target=collect, daemon=True)
     collector.start()
+    err_collector = threading.Thread(target=collect_stderr, daemon=True)
+    err_collector.start()
     try:
         assert camera.at_cut.wait(120), "the stream was never read up to the outage"
         camera.stop()  # off the network
@@ -102,13 +111,18 @@ def test_a_network_camera_that_goes_away_mid_game_keeps_the_game(repo_root):
         judged.wait(180)
         time.sleep(0.5)
         proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=30)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            pytest.fail("watch did not exit 30 s after Ctrl-C; its stderr ended with:\n"
+                        + "".join(err_lines)[-3000:])
     finally:
         if proc.poll() is None:
             proc.kill()
         camera.stop()
     collector.join(10)
-    stderr = proc.stderr.read()
+    err_collector.join(10)
+    stderr = "".join(err_lines)
     assert "Traceback" not in stderr, stderr[-2000:]
     statuses = [e["status"] for e in events if e["type"] == "source"]
     assert statuses[0] == "ok" and "lost" in statuses and "reconnecting" in statuses, statuses
