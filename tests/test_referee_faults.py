@@ -52,6 +52,13 @@ class _GameCamera(MjpegCamera):
             yield data
 
 
+def _ctrl_c_as_at_a_terminal():
+    # a test run started in the background by a non-interactive shell (`bash .ci/run &`)
+    # ignores SIGINT, and a child started with SIGINT ignored keeps ignoring it: Python then
+    # installs no KeyboardInterrupt handler and the Ctrl-C below would not stop `watch`
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.slow
 def test_a_network_camera_that_goes_away_mid_game_keeps_the_game(repo_root):
     from companion.demo import DEMO_LAYOUT, demo_corners_arg, render_scene
@@ -81,7 +88,7 @@ def test_a_network_camera_that_goes_away_mid_game_keeps_the_game(repo_root):
         [sys.executable, "-m", "companion", "watch", "--no-web", "--keyboard", "off", "--source", camera.url,
          "--corners", demo_corners_arg(), "--bottom-colour", DEMO_LAYOUT.colours[0], "--events-jsonl", "-"],
         cwd=repo_root, env=dict(os.environ, PYTHONPATH=str(repo_root)), stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True,
+        stderr=subprocess.PIPE, text=True, preexec_fn=_ctrl_c_as_at_a_terminal,
     )
     events = []
     judged = threading.Event()
