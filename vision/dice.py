@@ -433,10 +433,9 @@ class DiceReader:
         it kept) and that lie farther than that from every die read. A die seen at several pyramid
         levels is proposed with several centres and sizes; the merge keeps the strongest peak,
         whose crop may cut off pips or centre the die's body instead of its top face. The views
-        are read as
-        :meth:`_scan_photo` reads (marked ``second``: a die only at ``second_accept``, see
-        :meth:`dice_from_scan`); the readings then compete in :func:`thin_dice`. Returns new
-        lists."""
+        are read as :meth:`_scan_photo` reads (marked ``second``: a die only at
+        ``second_accept``, see :meth:`dice_from_scan`); the readings then compete in
+        :func:`thin_dice`. Returns new lists."""
         st = self.settings
         if st.second_views is None or not len(cands):
             return cands, probs
