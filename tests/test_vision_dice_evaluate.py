@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from vision.dice import MODELS, DiceReader, DiceSettings
-from vision.evaluate_dice import HELD_OUT, main, not_held_out
+from vision.evaluate_dice import HELD_OUT, main, not_held_out, use_held_out
 from vision.model_folds import record_folds, trained_folds
 
 
@@ -26,8 +26,7 @@ def test_held_out_copies_are_held_out_on_fold_0():
     # the README's held-out figures come from `python -m vision.evaluate_dice --fold 0 --held-out`:
     # no model it reads with saw fold 0; the shipped free-photo models saw every photo
     assert not_held_out(DiceReader(), 0) == ["dice_detector.onnx", "dice_classifier_photo.onnx"]
-    held_out = DiceReader(settings=DiceSettings(detector=f"{HELD_OUT}/dice_detector.onnx",
-                                                photo_classifier=f"{HELD_OUT}/dice_classifier_photo.onnx"))
+    held_out = DiceReader(settings=use_held_out(DiceSettings()))
     assert not_held_out(held_out, 0) == []
     assert f"{HELD_OUT}/dice_classifier_photo.onnx" in not_held_out(held_out, 1)
     assert f"{HELD_OUT}/dice_detector.onnx" in not_held_out(held_out, None)
