@@ -12,14 +12,16 @@ import pytest
 from vision.dice import DiceReader, DiceSettings
 from vision.dice_data import load_dataset
 from vision.evaluate_dice import evaluate_real, use_held_out
+from vision import top_face
 from vision.top_face import pip_centre
 
 
 def _die(pip_at=(0.0, 0.0), white=True, side=40):
-    img = np.full((160, 160, 3), (60, 110, 160), np.uint8)  # wood-ish table
+    m = 2 * side  # the die in the middle of a table four sides wide
+    img = np.full((2 * m, 2 * m, 3), (60, 110, 160), np.uint8)  # wood-ish table
     body, pip = ((235, 235, 235), (20, 20, 20)) if white else ((30, 30, 30), (240, 240, 240))
-    cv2.rectangle(img, (80 - side // 2, 80 - side // 2), (80 + side // 2, 80 + side // 2), body, -1)
-    cx, cy = 80 + pip_at[0], 80 + pip_at[1]
+    cv2.rectangle(img, (m - side // 2, m - side // 2), (m + side // 2, m + side // 2), body, -1)
+    cx, cy = m + pip_at[0], m + pip_at[1]
     cv2.circle(img, (int(round(cx * 8)), int(round(cy * 8))), int(0.11 * side * 8), pip, -1, cv2.LINE_AA, shift=3)
     return img, (cx, cy)
 
@@ -30,6 +32,25 @@ def test_pip_centre_finds_the_pip_of_an_off_centre_reading(white):
     got = pip_centre(img, (80.0, 80.0), 40.0)
     assert got is not None
     assert math.hypot(got[0] - truth[0], got[1] - truth[1]) < 1.0
+
+
+@pytest.mark.parametrize("white", [True, False])
+@pytest.mark.parametrize("side", [65, 200, 400])
+def test_pip_centre_of_a_big_die_is_found_in_a_shrunk_copy_as_precisely(white, side, monkeypatch):
+    # a die of a phone photo (hundreds of pixels) is searched at 64 pixels: the same centre to a
+    # hundredth of its side as the full-size search, and the pip's own centre
+    k = side / 40
+    img, truth = _die(pip_at=(6.5 * k, -7.0 * k), white=white, side=side)
+    assert side > top_face.SEARCH_SIDE
+    got = pip_centre(img, (2.0 * side, 2.0 * side), float(side))
+    # read from a centre a twentieth of the side off the die's, the pip is found as well
+    off = pip_centre(img, (2.05 * side, 1.95 * side), float(side))
+    monkeypatch.setattr(top_face, "SEARCH_SIDE", math.inf)
+    full = pip_centre(img, (2.0 * side, 2.0 * side), float(side))
+    for centre in (got, off):
+        assert centre is not None
+        assert math.hypot(centre[0] - truth[0], centre[1] - truth[1]) < 0.01 * side
+        assert math.hypot(centre[0] - full[0], centre[1] - full[1]) < 0.01 * side
 
 
 def test_pip_centre_gives_none_for_a_blank_face_and_rejects_bad_sizes():

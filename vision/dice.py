@@ -309,14 +309,18 @@ class DiceReader:
             n_fixed = len(self._fixed_scales(max(h, w)))
         # a large photo is first shrunk by a whole factor (a fast exact block average) to no less
         # than the finest level's side: shrinking a 12-megapixel photo four times from its full size
-        # took two thirds of its reading time
+        # took two thirds of its reading time. The photo is cut to a multiple of the factor (at
+        # most factor - 1 pixels off its right and bottom edges) so OpenCV takes its whole-step
+        # path: a fractional ratio (4032 / 806) took 2.6 times as long
         step = max(h, w) // st.pyramid[-1] if die_px is None and roi is None else 1
         base = image_bgr
+        fx = fy = 1.0
         if step >= 2:
             import cv2
 
-            base = cv2.resize(image_bgr, (w // step, h // step), interpolation=cv2.INTER_AREA)
-        fx, fy = w / base.shape[1], h / base.shape[0]
+            base = cv2.resize(image_bgr[: h // step * step, : w // step * step], (w // step, h // step),
+                              interpolation=cv2.INTER_AREA)
+            fx = fy = float(step)
         out = []
         for k, s in enumerate(scales):
             # a level's own size range; the smallest dice come from the finest level, the largest

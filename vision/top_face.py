@@ -15,6 +15,12 @@ from typing import Optional
 import numpy as np
 
 
+#: dice larger than this (pixels) are searched in a copy of their surroundings shrunk to this
+#: side: the pip is as clear there, and a 12-megapixel photo's 400-pixel die took a tenth of its
+#: reading time at full size
+SEARCH_SIDE = 64.0
+
+
 def pip_centre(image_bgr: np.ndarray, center: tuple[float, float], side: float) -> Optional[tuple[float, float]]:
     """The centre (x, y), in image pixels, of the single pip of a one whose die is read at
     ``center`` with side ``side`` (pixels), or None when no single clear pip is found there.
@@ -23,12 +29,20 @@ def pip_centre(image_bgr: np.ndarray, center: tuple[float, float], side: float) 
     die (the median colour around ``center``), inside a third of the side from ``center``, of a
     pip's area (0.04 to 0.22 of the side in radius), not touching the edge of the search window
     (the table, the die's own edge). Its centre is the contrast-weighted centroid of the blob.
+    Dice bigger than :data:`SEARCH_SIDE` pixels are searched in a shrunk copy of their surroundings.
     Raises ``ValueError`` for a side that is not positive.
     """
-    import cv2
-
     if not side > 0:
         raise ValueError(f"die side must be positive, got {side}")
+    if side > SEARCH_SIDE:
+        return _shrunk_pip_centre(image_bgr, center, side)
+    return _pip_centre_at(image_bgr, center, side)
+
+
+def _pip_centre_at(image_bgr: np.ndarray, center: tuple[float, float], side: float) -> Optional[tuple[float, float]]:
+    """:func:`pip_centre` searched at the image's own resolution."""
+    import cv2
+
     h, w = image_bgr.shape[:2]
     half = max(int(math.ceil(0.55 * side)), 4)
     cx, cy = center
@@ -70,3 +84,26 @@ def pip_centre(image_bgr: np.ndarray, center: tuple[float, float], side: float) 
             best = (float((xx[sel] * wts).sum() / wts.sum()), float((yy[sel] * wts).sum() / wts.sum()))
             best_score = score
     return best
+
+
+def _shrunk_pip_centre(image_bgr: np.ndarray, center: tuple[float, float], side: float) -> Optional[tuple[float, float]]:
+    """:func:`pip_centre` of a die bigger than :data:`SEARCH_SIDE`, searched in its surroundings
+    shrunk (area average) until the die is that big; the pip's centre in full-image pixels."""
+    import cv2
+
+    h, w = image_bgr.shape[:2]
+    k = SEARCH_SIDE / side
+    half = int(math.ceil(0.6 * side))
+    cx, cy = center
+    xa, ya = max(int(round(cx)) - half, 0), max(int(round(cy)) - half, 0)
+    xb, yb = min(int(round(cx)) + half + 1, w), min(int(round(cy)) + half + 1, h)
+    if xb - xa < 8 or yb - ya < 8:
+        return None
+    small = cv2.resize(image_bgr[ya:yb, xa:xb], (max(int(round((xb - xa) * k)), 1), max(int(round((yb - ya) * k)), 1)),
+                       interpolation=cv2.INTER_AREA)
+    kx, ky = small.shape[1] / (xb - xa), small.shape[0] / (yb - ya)
+    # pixel centres: full-image x maps to (x - xa + 0.5) * kx - 0.5 in the shrunk copy
+    got = _pip_centre_at(small, ((cx - xa + 0.5) * kx - 0.5, (cy - ya + 0.5) * ky - 0.5), side * math.sqrt(kx * ky))
+    if got is None:
+        return None
+    return ((got[0] + 0.5) / kx - 0.5 + xa, (got[1] + 0.5) / ky - 0.5 + ya)
