@@ -8,7 +8,10 @@
   ``DiceSettings(field_detector=None, field_die_input_px=12)``; since the seventh session the
   main detector is the wider free-photo one, width 16, so this baseline is slower than it was),
   timed interleaved with the default so the two share the machine's load;
-- free photos (the real dice photos, 640x640 and 640x480): the image pyramid, no field.
+- free photos (the real dice photos, 640x640 and 640x480): the image pyramid, no field;
+- phone-sized free photos: ``--large`` of those photos enlarged (cubic) to 4032 pixels on the
+  longer side (4032x3024 and 4032x4032, a phone's 12 megapixels), the reading alone (decoding
+  such a JPEG takes longer than reading its dice).
 
 Prints medians and p99 in milliseconds, and the ratio to a baseline measured in the same process
 (a 5x5 Gaussian blur of the 1280x720 frame) so runs on different machines can be compared.
@@ -61,6 +64,7 @@ def main() -> int:
     ap.add_argument("--frames", type=int, default=20, help="rendered board frames")
     ap.add_argument("--photos", type=int, default=40, help="real photos")
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--large", type=int, default=8, help="real photos enlarged to 4032 pixels, per dataset")
     ap.add_argument("--out", type=pathlib.Path, default=ROOT / "benchmarks" / "results" / "bench_dice.json")
     args = ap.parse_args()
 
@@ -96,6 +100,7 @@ def main() -> int:
             judge_roll(dice, roll.field, roll.image, roller=roll.roller, tilt_model=tilt)
         reg_cocked += timed(full, args.repeat)
     free: dict[str, list[float]] = {}
+    large: dict[str, list[float]] = {}
     root = default_dice_root()
     if root.is_dir():
         for name, items in iter_datasets(root):
@@ -104,6 +109,12 @@ def main() -> int:
             for im in ims:
                 read_dice_and_cube(im, None, reader=reader, cube_reader=cube_reader)
                 free[name] += timed(lambda: read_dice_and_cube(im, None, reader=reader, cube_reader=cube_reader), 2)
+            large[name] = []
+            for im in ims[:: max(len(ims) // max(args.large, 1), 1)][: args.large]:
+                k = 4032 / max(im.shape[:2])
+                big = cv2.resize(im, (round(im.shape[1] * k), round(im.shape[0] * k)), interpolation=cv2.INTER_CUBIC)
+                read_dice_and_cube(big, None, reader=reader, cube_reader=cube_reader)
+                large[name] += timed(lambda: read_dice_and_cube(big, None, reader=reader, cube_reader=cube_reader), 2)
     bmed = statistics.median(base)
     res = {
         "baseline_gaussian_blur_1280x720": summary(base),
@@ -113,6 +124,7 @@ def main() -> int:
         "registered_1280x720_dice_and_cube_cpu": summary(cpu_reg),
         "registered_1280x720_dice_and_cube_previous_settings_cpu": summary(cpu_previous),
         "free_photo": {k: summary(v) for k, v in free.items()},
+        "free_photo_4032": {k: summary(v) for k, v in large.items() if v},
         "threads": 1,
     }
     print(f"baseline (5x5 blur of a 1280x720 frame): median {bmed:.3f} ms")
@@ -129,6 +141,9 @@ def main() -> int:
     for k, s in res["free_photo"].items():
         print(f"free photo {k}: median {s['median_ms']:.2f} ms, p99 {s['p99_ms']:.2f} ms, "
               f"{s['median_ms'] / bmed:.0f}x baseline (target 50 ms)")
+    for k, s in res["free_photo_4032"].items():
+        print(f"free photo {k} enlarged to 4032 pixels: median {s['median_ms']:.2f} ms, p99 {s['p99_ms']:.2f} ms, "
+              f"{s['median_ms'] / bmed:.0f}x baseline")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(res, indent=1))
     return 0
