@@ -15,6 +15,8 @@ With ``--fold K`` only images of held-out fold K are scored (train with
 free-photo detector and classifier are trained on every labelled photo; ``--fold 0 --held-out``
 reads with their copies trained without fold 0 (``vision/models/heldout/``), the same recipe.
 ``--rendered N`` also scores cocked-dice detection on N rendered boards (:mod:`vision.render_dice`).
+``--label-corrections benchmarks/dice_label_corrections.json`` scores against the labels with the
+mistakes seen in the photos corrected (:mod:`vision.label_corrections`; default: as labelled).
 """
 
 from __future__ import annotations
@@ -263,6 +265,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="value classifier for free photos (DiceSettings.photo_classifier), a file in the models folder")
     ap.add_argument("--detector", default=None, metavar="FILE",
                     help="detector for free photos (DiceSettings.detector), a file in the models folder")
+    ap.add_argument("--label-corrections", type=pathlib.Path, default=None, metavar="FILE",
+                    help="score against the labels with these corrections (JSON, see vision/label_corrections.py; "
+                         "benchmarks/dice_label_corrections.json lists the mistakes seen in the photos)")
     ap.add_argument("--held-out", action="store_true",
                     help=f"read free photos with the models' copies trained without fold 0 ({HELD_OUT}/ in the "
                          "models folder; the shipped ones saw every photo); use with --fold 0")
@@ -298,8 +303,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (FileNotFoundError, ValueError) as e:
         print(f"evaluate_dice: error: {e}", file=sys.stderr)
         return 2
+    corrections = []
+    if args.label_corrections is not None:
+        from vision.dice_data import DatasetError
+        from vision.label_corrections import load_label_corrections
+
+        try:
+            corrections = load_label_corrections(args.label_corrections)
+        except DatasetError as e:
+            print(f"evaluate_dice: error: {e}", file=sys.stderr)
+            return 2
     results: dict[str, Any] = {"fold": args.fold, "models": str(args.models or "vision/models"), "datasets": {},
-                               "not_held_out": seen}
+                               "not_held_out": seen,
+                               "label_corrections": str(args.label_corrections) if corrections else None}
     if seen:
         print(f"note: {', '.join(seen)} trained on "
               f"{'these photos' if args.fold is None else f'fold {args.fold}'} too: not held-out figures "
@@ -307,6 +323,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name, images in iter_datasets(root):
         if args.dataset and name != args.dataset:
             continue
+        if corrections:
+            from vision.dice_data import DatasetError
+            from vision.label_corrections import with_corrections
+
+            try:
+                images, applied = with_corrections([it for it in images if args.fold is None or it.fold() == args.fold],
+                                                   corrections)
+            except DatasetError as e:
+                print(f"evaluate_dice: error: {e}", file=sys.stderr)
+                return 2
+            print(f"{name}: scored against the labels with {applied} correction(s) from {args.label_corrections}")
         res = evaluate_real(images, reader, args.fold, args.limit)
         results["datasets"][name] = res
         print_report(name, res, args.errors)
