@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
-from vision.render_dice import (CUBE_VALUES, DIE_STYLES, PIPS, RenderError, draw_cube, draw_die,
-                                synthetic_training_images)
+from vision.render_dice import (CUBE_VALUES, DIE_STYLES, PIPS, DieStyle, RenderError, die_face_texture, draw_cube,
+                                draw_die, synthetic_training_images)
 
 
 def _canvas() -> np.ndarray:
@@ -65,3 +67,17 @@ def test_cube_truth_and_synthetic_images():
         assert img.dtype == np.uint8 and img.ndim == 3
         assert len(item.values) >= 1 and set(item.values.tolist()) <= set(range(1, 7))
         assert set(item.cube_values.tolist()) <= set(CUBE_VALUES)
+
+
+def test_a_marbled_die_shows_both_body_colours_in_a_pattern_of_its_seed():
+    # marbled dice (veins of a second colour) widen the styles synthetic training sees
+    style = DieStyle("marbled", (60, 60, 70), (40, 40, 220), marble=(170, 170, 180), marble_seed=3)
+    tex = die_face_texture(5, style).astype(int)
+    body = np.abs(tex - np.array(style.body)).sum(axis=2) < 30
+    vein = np.abs(tex - np.array(style.marble)).sum(axis=2) < 30
+    assert body.mean() > 0.2 and vein.mean() > 0.03
+    assert np.array_equal(die_face_texture(5, style), die_face_texture(5, style))
+    other = dataclasses.replace(style, marble_seed=4)
+    assert not np.array_equal(die_face_texture(5, style), die_face_texture(5, other))
+    # the pips are still drawn over the veins
+    assert (np.abs(tex - np.array(style.pips)).sum(axis=2) < 30).mean() > 0.05

@@ -45,13 +45,17 @@ class RenderError(ValueError):
 
 @dataclasses.dataclass(frozen=True)
 class DieStyle:
-    """Colours of a die (BGR uint8 triples); ``alpha`` < 1 for translucent dice."""
+    """Colours of a die (BGR uint8 triples); ``alpha`` < 1 for translucent dice; ``marble``: a
+    second body colour swirled through the first in veins (marbled dice), their pattern drawn from
+    ``marble_seed``."""
 
     name: str
     body: BGR
     pips: BGR
     alpha: float = 1.0
     pip_scale: float = 1.0
+    marble: Optional[BGR] = None
+    marble_seed: int = 0
 
 
 DIE_STYLES: tuple[DieStyle, ...] = (
@@ -113,6 +117,13 @@ def die_face_texture(value: int, style: DieStyle, side: int = 64) -> np.ndarray:
         raise RenderError(f"a die face shows 1..6 pips, not {value}")
     tex = np.empty((side, side, 3), np.uint8)
     tex[:] = style.body
+    if style.marble is not None:
+        # veins: where a smooth random field crosses a few levels, the second colour shows
+        field = np.random.default_rng(style.marble_seed * 6 + value).random((6, 6)).astype(np.float32)
+        field = cv2.resize(field, (side, side), interpolation=cv2.INTER_CUBIC)
+        veins = (0.5 + 0.5 * np.cos(field * 4.0 * math.pi)) ** 3
+        tex[:] = np.clip(np.array(style.body, np.float32) * (1 - veins[..., None])
+                         + np.array(style.marble, np.float32) * veins[..., None], 0, 255).astype(np.uint8)
     r = max(int(round(side * 0.085 * style.pip_scale)), 1)
     for fx, fy in PIPS[value]:
         cv2.circle(tex, (int(round(fx * side)), int(round(fy * side))), r, style.pips, -1, cv2.LINE_AA)
@@ -378,10 +389,12 @@ def random_background(rng: np.random.Generator, size: tuple[int, int] = (640, 48
 
 
 def synthetic_training_images(n: int, rng: np.random.Generator, backgrounds: Sequence[np.ndarray] = (),
-                              cube_prob: float = 0.5) -> list[tuple[np.ndarray, Any]]:
+                              cube_prob: float = 0.5, marbled: float = 0.0) -> list[tuple[np.ndarray, Any]]:
     """``n`` synthetic photos of scattered dice (flat and tilted, every style) and sometimes a cube,
     on random table backgrounds or copies of ``backgrounds``; returns ``[(image, LabelledImage)]``
-    (:class:`vision.dice_data.LabelledImage`, dataset ``"synthetic"``)."""
+    (:class:`vision.dice_data.LabelledImage`, dataset ``"synthetic"``). 30% of the dice get
+    random colours, and this share of those (``marbled``, 0..1) veins of a third colour
+    (:class:`DieStyle` ``marble``; 0 draws exactly what the shipped models were trained on)."""
     import pathlib
 
     from vision.dice_data import LabelledImage
@@ -426,6 +439,9 @@ def synthetic_training_images(n: int, rng: np.random.Generator, backgrounds: Seq
                 style = DieStyle("random", tuple(int(v) for v in rng.integers(0, 256, 3)),
                                  tuple(int(v) for v in rng.integers(0, 256, 3)),
                                  pip_scale=float(rng.uniform(0.75, 1.2)))
+                if marbled > 0 and rng.random() < marbled:
+                    style = dataclasses.replace(style, marble=tuple(int(v) for v in rng.integers(0, 256, 3)),
+                                                marble_seed=int(rng.integers(1 << 30)))
             tilt = float(rng.uniform(3, 40)) if rng.random() < 0.25 else 0.0
             d = draw_die(img, spot, s, int(rng.integers(1, 7)), yaw_deg=rng.uniform(0, 360), tilt_deg=tilt,
                          tilt_dir_deg=rng.uniform(0, 360), style=style, oblique=oblique)
