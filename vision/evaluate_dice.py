@@ -31,7 +31,8 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from vision.dice_data import LabelledImage, default_dice_root, iter_datasets
+from vision.dice_data import DatasetError, LabelledImage, default_dice_root, iter_datasets
+from vision.label_corrections import load_label_corrections, with_corrections
 from vision.model_folds import trained_folds
 
 
@@ -305,9 +306,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     corrections = []
     if args.label_corrections is not None:
-        from vision.dice_data import DatasetError
-        from vision.label_corrections import load_label_corrections
-
         try:
             corrections = load_label_corrections(args.label_corrections)
         except DatasetError as e:
@@ -324,9 +322,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.dataset and name != args.dataset:
             continue
         if corrections:
-            from vision.dice_data import DatasetError
-            from vision.label_corrections import with_corrections
-
             try:
                 images, applied = with_corrections([it for it in images if args.fold is None or it.fold() == args.fold],
                                                    corrections)
