@@ -35,9 +35,9 @@ def test_pip_centre_finds_the_pip_of_an_off_centre_reading(white):
 
 
 @pytest.mark.parametrize("white", [True, False])
-@pytest.mark.parametrize("side", [65, 200, 400])
+@pytest.mark.parametrize("side", [160, 300, 600])
 def test_pip_centre_of_a_big_die_is_found_in_a_shrunk_copy_as_precisely(white, side, monkeypatch):
-    # a die of a phone photo (hundreds of pixels) is searched at 64 pixels: the same centre to a
+    # a die of a phone photo (hundreds of pixels) is searched at 128 pixels: the same centre to a
     # hundredth of its side as the full-size search, and the pip's own centre
     k = side / 40
     img, truth = _die(pip_at=(6.5 * k, -7.0 * k), white=white, side=side)

@@ -18,7 +18,7 @@ import numpy as np
 #: dice larger than this (pixels) are searched in a copy of their surroundings shrunk to this
 #: side: the pip is as clear there, and a 12-megapixel photo's 400-pixel die took a tenth of its
 #: reading time at full size
-SEARCH_SIDE = 64.0
+SEARCH_SIDE = 128.0
 
 
 def pip_centre(image_bgr: np.ndarray, center: tuple[float, float], side: float) -> Optional[tuple[float, float]]:
