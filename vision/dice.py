@@ -152,6 +152,8 @@ class DiceSettings:
     classifier are trained on every labelled photo, their copies trained without fold 0 are
     ``heldout/dice_detector.onnx`` and ``heldout/dice_classifier_photo.onnx`` (for held-out
     figures: ``python -m vision.evaluate_dice --fold 0 --held-out``).
+    ``front_faces``: on free photos, drop a reading that is the front face of a die seen at an
+    angle, or read the one on top of it (:func:`vision.front_faces.drop_front_faces`).
     ``wider``, ``accept_peak`` and ``peak_accept`` were chosen on fold 1
     (training photos): most dice found with no more wrong values or false dice than before.
     """
@@ -192,6 +194,7 @@ class DiceSettings:
     second_accept: float = 0.6
     second_size_ratio: float = 2.0
     photo_peak_accept: float = 0.5
+    front_faces: bool = True
 
 
 def as_bgr(image: Any) -> np.ndarray:
@@ -575,9 +578,22 @@ class DiceReader:
         with a field the search is limited to the board's surroundings and run at the die size the
         board implies. ``die_px``: the expected die side in pixels (overrides the field's).
         Raises :class:`ImageError` for a malformed image. Cocked flags are not set here
-        (see :func:`vision.cocked.judge_roll`).
+        (see :func:`vision.cocked.judge_roll`). Free photos drop the front faces of dice seen at
+        an angle (:class:`DiceSettings` ``front_faces``).
         """
-        return self.dice_from_scan(*self.scan(image, field, die_px))
+        dice = self.dice_from_scan(*self.scan(image, field, die_px))
+        if field is None and die_px is None and self.settings.front_faces and dice:
+            from vision.front_faces import drop_front_faces
+
+            dice = drop_front_faces(as_bgr(image), dice, lambda at, side: self.read_one(image, at, side))
+        return dice
+
+    def read_one(self, image: np.ndarray, center: tuple[float, float], side: float) -> Optional[float]:
+        """The probability that the die of side ``side`` (pixels) at ``center`` (x, y, pixels) of
+        the free photo ``image`` ((H, W, 3) uint8 BGR) is a one, when the free-photo classifier's
+        most likely class there is a one at :class:`DiceSettings` ``accept`` or more; else None."""
+        p = self.classify(as_bgr(image), [Candidate(center=center, size=side, score=1.0, photo=True)])[0]
+        return float(p[0]) if int(np.argmax(p)) == 0 and p[0] >= self.settings.accept else None
 
     def dice_from_scan(self, cands: Sequence[Candidate], probs: np.ndarray) -> list[DieReading]:
         """The accepted dice among scanned candidates (not "not a die", not the cube; see

@@ -1,0 +1,249 @@
+"""Front faces of dice seen at an angle: a side face is not the roll.
+
+A die photographed from the side shows its top face and, below it in the image, the face turned
+to the camera. Only the top face counts (DESIGN.md), but a front face has pips too, and a reader
+of patches reads it as a second die below the first, or, when the top face is a one (a single
+pip, weak beside the front face's pips), as the die itself.
+
+The two faces are told apart by their pips. A face's round pips are seen as ellipses squashed
+along the camera's line of sight: a top face's by sin(elevation), a front face's by
+cos(elevation); faces seen from straight above have round pips. A reading is a front face when
+
+* its pips, counted as its value, are squashed (:data:`FLAT`), and
+* the die's top face lies just above it: a reading whose own pips are counted as its value,
+  squashed too (:data:`ABOVE`) and at right angles to it (:data:`PERPENDICULAR`: two dice one
+  behind the other are squashed alike), its pips 0.3-1.3 sides higher and within half a side
+  across; or, with no reading there, a single pip that the classifier, re-reading it, calls a
+  one (:func:`top_face_above`).
+
+So the rule acts on dice seen from about 37 to 58 degrees of elevation and leaves top-down
+photos alone. Measured on both folds of the labelled photos, each read by models that never
+saw it (vision/models/README.md, ninth session): all 8 false dice of matteop65 were front faces
+(6 read beside their die, dropped; 2 dice read as their front face, now the ones they show), no
+true die lost; nell-byler's and the board photos' readings do not change.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Callable, Optional, Sequence
+
+import numpy as np
+
+from companion.observation import DieReading
+
+#: a face whose pips' median minor/major axis ratio is in this range is seen at an angle
+FLAT = (0.35, 0.8)
+#: the face above must have pips at most this round (it is seen at the same angle)
+ABOVE = 0.85
+#: where the die's top face may lie, in sides of the lower reading's box: up, and across
+REACH_UP = (0.5, 1.3)
+REACH_ACROSS = 0.5
+#: the two faces of one die are about as wide: boxes' sides at most this many times apart
+SIDE_RATIO = 2.0
+#: faces at right angles: their roundness squared sums to at most this (sin^2 + cos^2 = 1)
+PERPENDICULAR = 1.05
+#: a front face's pips lie this far below its top face's, in sides
+PIP_REACH = (0.3, 1.3)
+#: where a one's pip is searched above a front face, in sides above its centre
+ONE_ABOVE = 0.75
+#: pips are searched within this many sides of a reading's centre
+REACH = 0.5
+#: dice larger than this (pixels) are measured in a shrunk copy (shapes do not change)
+MEASURE_SIDE = 96.0
+
+
+@dataclasses.dataclass(frozen=True)
+class Pip:
+    """One pip blob: ``center`` (x, y) in image pixels, ``roundness`` the ratio of its minor to its
+    major axis (1.0 round, from the blob's second moments), ``area`` in image pixels."""
+
+    center: tuple[float, float]
+    roundness: float
+    area: float
+
+
+def face_pips(image_bgr: np.ndarray, center: tuple[float, float], side: float) -> list[Pip]:
+    """The pip blobs of the face read at ``center`` (x, y, pixels) with side ``side`` (pixels).
+
+    ``image_bgr``: (H, W, 3) uint8 BGR. Pips are the blobs within :data:`REACH` sides of
+    ``center`` that differ in colour from the face (its median colour within 0.3 sides) by at
+    least half the strongest difference there (at least 40 levels), of a pip's area (radius
+    0.03-0.2 sides), not reaching the edge of the 1.2-side window searched (the table, another
+    die). Dice over
+    :data:`MEASURE_SIDE` pixels are measured in a shrunk copy. Pips a few pixels across measure
+    rounder than they are (blur, pixels: a 0.5 ellipse of a 48-pixel die measures about 0.6-0.7).
+    An empty list when the face has no clear pips or lies off the image. Raises ``ValueError``
+    for a side that is not positive.
+    """
+    import cv2
+
+    if not side > 0:
+        raise ValueError(f"die side must be positive, got {side}")
+    h, w = image_bgr.shape[:2]
+    half = max(int(math.ceil(0.6 * side)), 4)
+    cx, cy = center
+    xa, ya = max(int(round(cx)) - half, 0), max(int(round(cy)) - half, 0)
+    xb, yb = min(int(round(cx)) + half + 1, w), min(int(round(cy)) + half + 1, h)
+    if xb - xa < 8 or yb - ya < 8:
+        return []
+    crop = image_bgr[ya:yb, xa:xb]
+    k = min(1.0, MEASURE_SIDE / side)
+    if k < 1.0:
+        crop = cv2.resize(crop, (max(int(round((xb - xa) * k)), 1), max(int(round((yb - ya) * k)), 1)),
+                          interpolation=cv2.INTER_AREA)
+    kx, ky = crop.shape[1] / (xb - xa), crop.shape[0] / (yb - ya)
+    s = side * math.sqrt(kx * ky)
+    crop = crop.astype(np.float32)
+    yy, xx = np.mgrid[0:crop.shape[0], 0:crop.shape[1]].astype(np.float32)
+    lx, ly = (cx - xa + 0.5) * kx - 0.5, (cy - ya + 0.5) * ky - 0.5
+    r2 = (xx - lx) ** 2 + (yy - ly) ** 2
+    core = r2 <= (0.3 * s) ** 2
+    inner = r2 <= (REACH * s) ** 2
+    if core.sum() < 9:
+        return []
+    colour = np.median(crop[core], axis=0)
+    contrast = np.sqrt(((crop - colour) ** 2).sum(axis=2))
+    contrast = cv2.GaussianBlur(contrast, (0, 0), max(0.015 * s, 0.5))
+    peak = float(np.percentile(contrast[inner], 99))
+    if peak < 40.0:
+        return []
+    mask = (contrast >= 0.5 * peak).astype(np.uint8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    lo, hi = math.pi * (0.03 * s) ** 2, math.pi * (0.2 * s) ** 2
+    ch, cw = mask.shape
+    out = []
+    for j in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[j])
+        # a blob reaching the search window's edge is the table or another die, not a pip
+        if x == 0 or y == 0 or x + bw >= cw or y + bh >= ch or not max(lo, 3.0) <= area <= hi:
+            continue
+        if (cents[j][0] - lx) ** 2 + (cents[j][1] - ly) ** 2 > (REACH * s) ** 2:
+            continue
+        sel = labels == j
+        px, py = xx[sel], yy[sel]
+        dx, dy = px - px.mean(), py - py.mean()
+        # second moments of the blob's pixels (each a unit square: + 1/12 on the diagonal)
+        cov = np.array([[(dx * dx).mean(), (dx * dy).mean()], [(dx * dy).mean(), (dy * dy).mean()]]) + np.eye(2) / 12.0
+        ev = np.linalg.eigvalsh(cov)
+        out.append(Pip(center=(float((px.mean() + 0.5) / kx - 0.5 + xa), float((py.mean() + 0.5) / ky - 0.5 + ya)),
+                       roundness=float(math.sqrt(max(ev[0], 0.0) / ev[1])), area=area / (kx * ky)))
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class Face:
+    """A die face read by its own pips: ``pips`` (as many as its value), ``roundness`` their
+    median roundness, ``center`` (x, y) the mean of their centres in image pixels (every pip
+    layout is symmetric about its face's centre)."""
+
+    pips: tuple[Pip, ...]
+    roundness: float
+    center: tuple[float, float]
+
+
+def read_face(image_bgr: np.ndarray, center: tuple[float, float], side: float, value: int) -> Optional[Face]:
+    """The face of value ``value`` read at ``center`` (x, y, pixels) with side ``side`` (pixels) of
+    ``image_bgr`` ((H, W, 3) uint8 BGR), or None unless :func:`face_pips` finds exactly ``value``
+    pips there. Raises ``ValueError`` for a side that is not positive."""
+    pips = face_pips(image_bgr, center, side)
+    if len(pips) != value:
+        return None
+    mean = np.mean([p.center for p in pips], axis=0)
+    return Face(pips=tuple(pips), roundness=float(np.median([p.roundness for p in pips])),
+                center=(float(mean[0]), float(mean[1])))
+
+
+def one_die(top: Face, front: Face, side: float, perpendicular: bool = True) -> bool:
+    """True when ``front`` can be the front face of the die whose top face is ``top`` (faces of a
+    die of ``side`` pixels): ``front`` seen at an angle (roundness in :data:`FLAT`), ``top`` too
+    (from ``FLAT[0]`` to :data:`ABOVE`), the two at right angles (roundness squared summing to at most
+    :data:`PERPENDICULAR`: sin^2 + cos^2 of the camera's elevation; two flat dice, one behind the
+    other, sum to 2 sin^2, more beyond 45 degrees of elevation), and ``front``'s pips
+    :data:`PIP_REACH` below ``top``'s, within :data:`REACH_ACROSS` across. ``perpendicular``:
+    False skips the right-angle test (a lone one above a face: no second die is in question)."""
+    if not (FLAT[0] <= front.roundness <= FLAT[1] and FLAT[0] <= top.roundness <= ABOVE):
+        return False
+    if perpendicular and top.roundness ** 2 + front.roundness ** 2 > PERPENDICULAR:
+        return False
+    dx, dy = front.center[0] - top.center[0], front.center[1] - top.center[1]
+    return abs(dx) < REACH_ACROSS * side and PIP_REACH[0] * side < dy < PIP_REACH[1] * side
+
+
+def is_below(lower: DieReading, upper: DieReading) -> bool:
+    """True when ``upper``'s centre lies where the top face of ``lower``'s die would, were
+    ``lower`` a front face: :data:`REACH_UP` sides higher, within :data:`REACH_ACROSS` across
+    (sides: the larger of the two boxes'), the boxes' sides at most :data:`SIDE_RATIO` apart."""
+    s, t = max(_side(lower), _side(upper)), min(_side(lower), _side(upper))
+    if s > SIDE_RATIO * t:
+        return False
+    dx, dy = lower.center[0] - upper.center[0], lower.center[1] - upper.center[1]
+    return abs(dx) < REACH_ACROSS * s and REACH_UP[0] * s < dy < REACH_UP[1] * s
+
+
+def top_face_above(image_bgr: np.ndarray, die: DieReading, front: Face,
+                   read_one: Callable[[tuple[float, float], float], Optional[float]]) -> Optional[DieReading]:
+    """The one whose front face ``die`` (read as ``front``) is, or None.
+
+    The pip of a one is searched (:func:`vision.top_face.pip_centre`) :data:`ONE_ABOVE` sides
+    above ``die``'s centre and must make one die with ``front`` (:func:`one_die`, without the
+    right-angle test: pips of one pixel-blurred blob are measured rounder than they are);
+    ``read_one(center, side)`` re-reads the die there and returns the probability of a one, or
+    None when the re-read is not a one. The returned reading is a one at that pip with that
+    probability as its confidence and ``die``'s box.
+    """
+    from vision.top_face import pip_centre
+
+    side = _side(die)
+    at = pip_centre(image_bgr, (die.center[0], die.center[1] - ONE_ABOVE * side), side)
+    if at is None:
+        return None
+    # the one's pip; the front face's upper pips may lie within the search too
+    pips = [q for q in face_pips(image_bgr, at, side) if math.dist(q.center, at) < 0.15 * side]
+    if len(pips) != 1:
+        return None
+    top = Face(pips=(pips[0],), roundness=pips[0].roundness, center=pips[0].center)
+    if not one_die(top, front, side, perpendicular=False):
+        return None
+    p = read_one(at, side)
+    if p is None:
+        return None
+    return dataclasses.replace(die, value=1, center=at, confidence=float(p))
+
+
+def drop_front_faces(image_bgr: np.ndarray, dice: Sequence[DieReading],
+                     read_one: Callable[[tuple[float, float], float], Optional[float]]) -> list[DieReading]:
+    """``dice`` (readings of ``image_bgr``, (H, W, 3) uint8 BGR) with front faces removed: a
+    reading of value 2..6 that makes one die with a reading above it (:func:`is_below`, both read
+    by their pips, :func:`read_face`, :func:`one_die`) is dropped; one with no reading above it
+    becomes the one above it when there is one (:func:`top_face_above`, ``read_one`` as there).
+    Order kept. Raises ``ValueError`` for a reading without a box.
+    """
+    dice = list(dice)
+    faces: dict[int, Optional[Face]] = {}
+
+    def face(k: int) -> Optional[Face]:
+        if k not in faces:
+            faces[k] = read_face(image_bgr, dice[k].center, _side(dice[k]), dice[k].value)
+        return faces[k]
+
+    out = []
+    for k, die in enumerate(dice):
+        front = face(k) if die.value >= 2 else None
+        if front is None or not FLAT[0] <= front.roundness <= FLAT[1]:
+            out.append(die)
+            continue
+        above = [j for j, d in enumerate(dice) if j != k and is_below(die, d)]
+        side = _side(die)
+        if any(face(j) is not None and one_die(face(j), front, max(side, _side(dice[j]))) for j in above):
+            continue
+        one = None if above else top_face_above(image_bgr, die, front, read_one)
+        out.append(one or die)
+    return out
+
+
+def _side(die: DieReading) -> float:
+    if die.box is None:
+        raise ValueError("a die reading without a box has no side")
+    return float(die.box[2] - die.box[0])
