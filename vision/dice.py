@@ -153,7 +153,12 @@ class DiceSettings:
     ``heldout/dice_detector.onnx`` and ``heldout/dice_classifier_photo.onnx`` (for held-out
     figures: ``python -m vision.evaluate_dice --fold 0 --held-out``).
     ``front_faces``: on free photos, drop a reading that is the front face of a die seen at an
-    angle, or read the one on top of it (:func:`vision.front_faces.drop_front_faces`).
+    angle, or read the one on top of it (:func:`vision.front_faces.drop_front_faces`);
+    ``face_centres``: on free photos, a die of value 2..6 is centred on its top face
+    (:func:`vision.top_face.face_centre`, the mean of its pips) when that lies within this many
+    sides of where it was read (0: off; a detector that never saw oblique dice centres them on
+    their outline, top and front face together: matteop65 read by models trained without it,
+    found 97.8% -> 98.4%, false dice 6.9% -> 6.3%; the folds' figures do not change).
     ``wider``, ``accept_peak`` and ``peak_accept`` were chosen on fold 1
     (training photos): most dice found with no more wrong values or false dice than before.
     """
@@ -195,6 +200,7 @@ class DiceSettings:
     second_size_ratio: float = 2.0
     photo_peak_accept: float = 0.5
     front_faces: bool = True
+    face_centres: float = 0.5
 
 
 def as_bgr(image: Any) -> np.ndarray:
@@ -579,13 +585,18 @@ class DiceReader:
         board implies. ``die_px``: the expected die side in pixels (overrides the field's).
         Raises :class:`ImageError` for a malformed image. Cocked flags are not set here
         (see :func:`vision.cocked.judge_roll`). Free photos drop the front faces of dice seen at
-        an angle (:class:`DiceSettings` ``front_faces``).
+        an angle and centre dice on their top faces (:class:`DiceSettings` ``front_faces``,
+        ``face_centres``).
         """
         dice = self.dice_from_scan(*self.scan(image, field, die_px))
         if field is None and die_px is None and self.settings.front_faces and dice:
             from vision.front_faces import drop_front_faces
 
             dice = drop_front_faces(as_bgr(image), dice, lambda at, side: self.read_one(image, at, side))
+        if field is None and die_px is None and self.settings.face_centres > 0 and dice:
+            from vision.top_face import on_top_faces
+
+            dice = on_top_faces(as_bgr(image), dice, self.settings.face_centres)
         return dice
 
     def read_one(self, image: np.ndarray, center: tuple[float, float], side: float) -> Optional[float]:

@@ -1,4 +1,4 @@
-"""Where a die's top face is: the centre of a one's pip.
+"""Where a die's top face is: the centre of a one's pip, the mean of another face's pips.
 
 The detector places a die's centre between its top face and its body when the die is seen at an
 angle. A one's single pip sits at the centre of its top face, so for a die read as 1 the pip's
@@ -9,16 +9,21 @@ centre off by a third of the die misses.
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from typing import Optional
+from typing import Optional, Sequence
 
 import numpy as np
+
+from companion.observation import DieReading
 
 
 #: dice larger than this (pixels) are searched in a copy of their surroundings shrunk to this
 #: side: the pip is as clear there, and a 12-megapixel photo's 400-pixel die took a tenth of its
 #: reading time at full size
 SEARCH_SIDE = 128.0
+#: a top face's pips are rounder than the other faces' pips around them by at least this
+ROUNDER = 0.03
 
 
 def pip_centre(image_bgr: np.ndarray, center: tuple[float, float], side: float) -> Optional[tuple[float, float]]:
@@ -107,3 +112,47 @@ def _shrunk_pip_centre(image_bgr: np.ndarray, center: tuple[float, float], side:
     if got is None:
         return None
     return ((got[0] + 0.5) / kx - 0.5 + xa, (got[1] + 0.5) / ky - 0.5 + ya)
+
+
+def face_centre(image_bgr: np.ndarray, center: tuple[float, float], side: float,
+                value: int) -> Optional[tuple[float, float]]:
+    """The centre (x, y), in image pixels, of the top face of a die of value ``value`` read at
+    ``center`` with side ``side`` (pixels), or None.
+
+    ``image_bgr``: (H, W, 3) uint8 BGR. The top face's pips are the ``value`` pips
+    (:func:`vision.pips.face_pips`) that are at once the roundest and the uppermost in the image:
+    a die seen at an angle shows below its top face a front face whose pips are flatter (and, to a
+    side, a side face's); seen from above, a die shows its top face only. Their mean is the face's
+    centre (every pip layout is symmetric about it). None when fewer pips are found or the
+    roundest are not the uppermost. Raises ``ValueError`` for a side that is not positive.
+    """
+    from vision.pips import face_pips
+
+    pips = face_pips(image_bgr, center, side)
+    if value < 1 or len(pips) < value:
+        return None
+    roundest = sorted(range(len(pips)), key=lambda k: -pips[k].roundness)[:value]
+    uppermost = sorted(range(len(pips)), key=lambda k: pips[k].center[1])[:value]
+    if set(roundest) != set(uppermost):
+        return None
+    others = [p.roundness for k, p in enumerate(pips) if k not in roundest]
+    if others and min(pips[k].roundness for k in roundest) < max(others) + ROUNDER:
+        return None
+    xs, ys = zip(*(pips[k].center for k in roundest))
+    return float(np.mean(xs)), float(np.mean(ys))
+
+
+def on_top_faces(image_bgr: np.ndarray, dice: Sequence[DieReading], reach: float) -> list[DieReading]:
+    """``dice`` (readings of ``image_bgr``, (H, W, 3) uint8 BGR, with boxes) with each die of value
+    2..6 whose top face's centre (:func:`face_centre`) lies within ``reach`` sides of its reading's
+    centre moved there; its box (the outline as detected) is kept. Ones are left to
+    :func:`pip_centre`. Order kept."""
+    out = []
+    for die in dice:
+        side = float(die.box[2] - die.box[0]) if die.box is not None else 0.0
+        if die.value >= 2 and side > 0:
+            at = face_centre(image_bgr, die.center, side, die.value)
+            if at is not None and math.dist(at, die.center) < reach * side:
+                die = dataclasses.replace(die, center=at)
+        out.append(die)
+    return out

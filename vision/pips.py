@@ -1,0 +1,121 @@
+"""A die face's pips as blobs: where they are and how round they look.
+
+A round pip seen at an angle is an ellipse squashed along the line of sight, so the ratio of its
+axes tells how a face is turned to the camera (:mod:`vision.front_faces`), and the mean of a
+face's pip centres is the face's centre, whatever its value (every pip layout is symmetric about
+it; :func:`vision.top_face.face_centre`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Optional
+
+import numpy as np
+
+#: pips are searched within this many sides of a reading's centre
+REACH = 0.5
+#: dice larger than this (pixels) are measured in a shrunk copy (shapes do not change)
+MEASURE_SIDE = 96.0
+
+
+@dataclasses.dataclass(frozen=True)
+class Pip:
+    """One pip blob: ``center`` (x, y) in image pixels, ``roundness`` the ratio of its minor to its
+    major axis (1.0 round, from the blob's second moments), ``area`` in image pixels."""
+
+    center: tuple[float, float]
+    roundness: float
+    area: float
+
+
+def face_pips(image_bgr: np.ndarray, center: tuple[float, float], side: float) -> list[Pip]:
+    """The pip blobs of the face read at ``center`` (x, y, pixels) with side ``side`` (pixels).
+
+    ``image_bgr``: (H, W, 3) uint8 BGR. Pips are the blobs within :data:`REACH` sides of
+    ``center`` that differ in colour from the face (its median colour within 0.3 sides) by at
+    least half the strongest difference there (at least 40 levels), of a pip's area (radius
+    0.03-0.2 sides), not reaching the edge of the 1.2-side window searched (the table, another
+    die). Dice over
+    :data:`MEASURE_SIDE` pixels are measured in a shrunk copy. Pips a few pixels across measure
+    rounder than they are (blur, pixels: a 0.5 ellipse of a 48-pixel die measures about 0.6-0.7).
+    An empty list when the face has no clear pips or lies off the image. Raises ``ValueError``
+    for a side that is not positive.
+    """
+    import cv2
+
+    if not side > 0:
+        raise ValueError(f"die side must be positive, got {side}")
+    h, w = image_bgr.shape[:2]
+    half = max(int(math.ceil(0.6 * side)), 4)
+    cx, cy = center
+    xa, ya = max(int(round(cx)) - half, 0), max(int(round(cy)) - half, 0)
+    xb, yb = min(int(round(cx)) + half + 1, w), min(int(round(cy)) + half + 1, h)
+    if xb - xa < 8 or yb - ya < 8:
+        return []
+    crop = image_bgr[ya:yb, xa:xb]
+    k = min(1.0, MEASURE_SIDE / side)
+    if k < 1.0:
+        crop = cv2.resize(crop, (max(int(round((xb - xa) * k)), 1), max(int(round((yb - ya) * k)), 1)),
+                          interpolation=cv2.INTER_AREA)
+    kx, ky = crop.shape[1] / (xb - xa), crop.shape[0] / (yb - ya)
+    s = side * math.sqrt(kx * ky)
+    crop = crop.astype(np.float32)
+    yy, xx = np.mgrid[0:crop.shape[0], 0:crop.shape[1]].astype(np.float32)
+    lx, ly = (cx - xa + 0.5) * kx - 0.5, (cy - ya + 0.5) * ky - 0.5
+    r2 = (xx - lx) ** 2 + (yy - ly) ** 2
+    core = r2 <= (0.3 * s) ** 2
+    inner = r2 <= (REACH * s) ** 2
+    if core.sum() < 9:
+        return []
+    colour = np.median(crop[core], axis=0)
+    contrast = np.sqrt(((crop - colour) ** 2).sum(axis=2))
+    contrast = cv2.GaussianBlur(contrast, (0, 0), max(0.015 * s, 0.5))
+    peak = float(np.percentile(contrast[inner], 99))
+    if peak < 40.0:
+        return []
+    mask = (contrast >= 0.5 * peak).astype(np.uint8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    lo, hi = math.pi * (0.03 * s) ** 2, math.pi * (0.2 * s) ** 2
+    ch, cw = mask.shape
+    out = []
+    for j in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[j])
+        # a blob reaching the search window's edge is the table or another die, not a pip
+        if x == 0 or y == 0 or x + bw >= cw or y + bh >= ch or not max(lo, 3.0) <= area <= hi:
+            continue
+        if (cents[j][0] - lx) ** 2 + (cents[j][1] - ly) ** 2 > (REACH * s) ** 2:
+            continue
+        sel = labels == j
+        px, py = xx[sel], yy[sel]
+        dx, dy = px - px.mean(), py - py.mean()
+        # second moments of the blob's pixels (each a unit square: + 1/12 on the diagonal)
+        cov = np.array([[(dx * dx).mean(), (dx * dy).mean()], [(dx * dy).mean(), (dy * dy).mean()]]) + np.eye(2) / 12.0
+        ev = np.linalg.eigvalsh(cov)
+        out.append(Pip(center=(float((px.mean() + 0.5) / kx - 0.5 + xa), float((py.mean() + 0.5) / ky - 0.5 + ya)),
+                       roundness=float(math.sqrt(max(ev[0], 0.0) / ev[1])), area=area / (kx * ky)))
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class Face:
+    """A die face read by its own pips: ``pips`` (as many as its value), ``roundness`` their
+    median roundness, ``center`` (x, y) the mean of their centres in image pixels (every pip
+    layout is symmetric about its face's centre)."""
+
+    pips: tuple[Pip, ...]
+    roundness: float
+    center: tuple[float, float]
+
+
+def read_face(image_bgr: np.ndarray, center: tuple[float, float], side: float, value: int) -> Optional[Face]:
+    """The face of value ``value`` read at ``center`` (x, y, pixels) with side ``side`` (pixels) of
+    ``image_bgr`` ((H, W, 3) uint8 BGR), or None unless :func:`face_pips` finds exactly ``value``
+    pips there. Raises ``ValueError`` for a side that is not positive."""
+    pips = face_pips(image_bgr, center, side)
+    if len(pips) != value:
+        return None
+    mean = np.mean([p.center for p in pips], axis=0)
+    return Face(pips=tuple(pips), roundness=float(np.median([p.roundness for p in pips])),
+                center=(float(mean[0]), float(mean[1])))
