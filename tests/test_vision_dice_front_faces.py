@@ -161,3 +161,26 @@ def test_top_down_photos_read_the_same(shared_data):
         img = cv2.imread(str(it.path))
         assert on.read(img) == off.read(img), it.path.name
 
+
+
+def test_a_one_read_together_with_its_front_face_becomes_the_one():
+    # a one on top (its pip squashed to 0.75) above a two facing the camera (0.6), read as one
+    # "two" from the middle of the die's outline
+    side = 100
+    img = _table(400)
+    _face(img, (200, 150), side, 1, 0.75)
+    _face(img, (200, 150 + 0.675 * side), side, 2, 0.6)
+    top, bottom = 150 - 0.375 * side, 150 + 0.975 * side
+    y, outline = (top + bottom) / 2, bottom - top
+    die = DieReading(value=2, center=(200.0, y), box=(200 - outline / 2, y - outline / 2, 200 + outline / 2, y + outline / 2),
+                     confidence=0.7)
+    got = front_faces.one_in_view(img, die, lambda at, s: 0.8)
+    assert got is not None and got.value == 1 and math.dist(got.center, (200, 150)) < 2.0 and got.box == die.box
+    assert drop_front_faces(img, [die], lambda at, s: 0.8) == [got]
+    # the classifier does not see a one there: the reading stays
+    assert front_faces.one_in_view(img, die, lambda at, s: None) is None
+    # a two on top, both its pips as round: a die of two, not a one
+    img = _table(400)
+    _face(img, (200, 150), side, 2, 0.75)
+    _face(img, (200, 150 + 0.675 * side), side, 3, 0.6)
+    assert front_faces.one_in_view(img, die, lambda at, s: 0.8) is None
