@@ -159,6 +159,10 @@ class DiceSettings:
     sides of where it was read (0: off; a detector that never saw oblique dice centres them on
     their outline, top and front face together: matteop65 read by models trained without it,
     found 97.8% -> 98.4%, false dice 6.9% -> 6.3%; the folds' figures do not change).
+    ``pip_agree``: on free photos, a candidate turned down (its most likely value at least this
+    probable, its detector peak at least ``pip_agree_peak``) becomes a die when its pips, counted
+    (:func:`vision.pips.face_pips`), are exactly that value (None: off; dice unlike those the
+    classifier was trained on, vision/models/README.md ninth session).
     ``wider``, ``accept_peak`` and ``peak_accept`` were chosen on fold 1
     (training photos): most dice found with no more wrong values or false dice than before.
     """
@@ -201,6 +205,8 @@ class DiceSettings:
     photo_peak_accept: float = 0.5
     front_faces: bool = True
     face_centres: float = 0.5
+    pip_agree: Optional[float] = 0.3
+    pip_agree_peak: float = 0.5
 
 
 def as_bgr(image: Any) -> np.ndarray:
@@ -588,16 +594,37 @@ class DiceReader:
         an angle and centre dice on their top faces (:class:`DiceSettings` ``front_faces``,
         ``face_centres``).
         """
-        dice = self.dice_from_scan(*self.scan(image, field, die_px))
-        if field is None and die_px is None and self.settings.front_faces and dice:
+        cands, probs = self.scan(image, field, die_px)
+        dice = self.dice_from_scan(cands, probs)
+        if field is not None or die_px is not None:
+            return dice
+        return self.free_photo_dice(as_bgr(image), cands, probs, dice)
+
+    def free_photo_dice(self, image: np.ndarray, cands: Sequence[Candidate], probs: np.ndarray,
+                        dice: Sequence[DieReading]) -> list[DieReading]:
+        """The dice of a free photo ``image`` ((H, W, 3) uint8 BGR) after the rules that read pips:
+        candidates turned down whose pips agree with their most likely value
+        (:func:`vision.pips.agreed_by_pips`, :class:`DiceSettings` ``pip_agree``), front faces
+        (``front_faces``) and top-face centres (``face_centres``). ``cands``, ``probs`` as
+        :meth:`scan` returns, ``dice`` the readings :meth:`dice_from_scan` accepted. Sorted left
+        to right."""
+        st = self.settings
+        dice = list(dice)
+        if st.pip_agree is not None:
+            from vision.pips import agreed_by_pips
+
+            extra = agreed_by_pips(image, cands, probs, dice, st.pip_agree, st.pip_agree_peak)
+            if extra:
+                dice = thin_dice(dice + extra, st.merge, st.nested)[: st.max_dice]
+        if st.front_faces and dice:
             from vision.front_faces import drop_front_faces
 
-            dice = drop_front_faces(as_bgr(image), dice, lambda at, side: self.read_one(image, at, side))
-        if field is None and die_px is None and self.settings.face_centres > 0 and dice:
+            dice = drop_front_faces(image, dice, lambda at, side: self.read_one(image, at, side))
+        if st.face_centres > 0 and dice:
             from vision.top_face import on_top_faces
 
-            dice = on_top_faces(as_bgr(image), dice, self.settings.face_centres)
-        return dice
+            dice = on_top_faces(image, dice, st.face_centres)
+        return sorted(dice, key=lambda d: (d.center[0], d.center[1]))
 
     def read_one(self, image: np.ndarray, center: tuple[float, float], side: float) -> Optional[float]:
         """The probability that the die of side ``side`` (pixels) at ``center`` (x, y, pixels) of

@@ -3,16 +3,19 @@
 A round pip seen at an angle is an ellipse squashed along the line of sight, so the ratio of its
 axes tells how a face is turned to the camera (:mod:`vision.front_faces`), and the mean of a
 face's pip centres is the face's centre, whatever its value (every pip layout is symmetric about
-it; :func:`vision.top_face.face_centre`).
+it; :func:`vision.top_face.face_centre`); counted, they are a second reading of a face's value
+(:func:`agreed_by_pips`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Optional
+from typing import Any, Optional, Sequence
 
 import numpy as np
+
+from companion.observation import DieReading
 
 #: pips are searched within this many sides of a reading's centre
 REACH = 0.5
@@ -119,3 +122,32 @@ def read_face(image_bgr: np.ndarray, center: tuple[float, float], side: float, v
     mean = np.mean([p.center for p in pips], axis=0)
     return Face(pips=tuple(pips), roundness=float(np.median([p.roundness for p in pips])),
                 center=(float(mean[0]), float(mean[1])))
+
+
+def agreed_by_pips(image_bgr: np.ndarray, cands: Sequence[Any], probs: np.ndarray, dice: Sequence[DieReading],
+                   min_value: float, min_peak: float) -> list[DieReading]:
+    """Readings for candidates the classifier turned down but whose pips agree with it.
+
+    ``cands`` (:class:`vision.dice.Candidate`: ``center``, ``size`` in pixels, ``score`` the
+    detector peak) and ``probs`` ((N, 8): values 1..6, not a die, cube) as the reader's scan
+    gives them; ``dice`` the readings already accepted (a candidate within half a side of one is
+    skipped). A candidate whose detector peak is at least ``min_peak`` and whose most likely value
+    v is at least ``min_value`` probable becomes a die of value v, confidence P(v), when exactly v
+    pips are found around it (:func:`face_pips`): two independent readings of one face agree.
+    A classifier that never saw a kind of dice turns them down though the detector finds them
+    (vision/models/README.md, ninth session). ``image_bgr``: (H, W, 3) uint8 BGR.
+    """
+    out: list[DieReading] = []
+    for cand, p in zip(cands, probs):
+        v = int(np.argmax(p[:6])) + 1
+        if cand.score < min_peak or p[v - 1] < min_value:
+            continue
+        if any(math.dist(cand.center, d.center) < 0.5 * max(cand.size, d.box[2] - d.box[0] if d.box else 0.0)
+               for d in list(dice) + out):
+            continue
+        if len(face_pips(image_bgr, cand.center, cand.size)) != v:
+            continue
+        half = cand.size / 2
+        x, y = cand.center
+        out.append(DieReading(value=v, center=(x, y), box=(x - half, y - half, x + half, y + half), confidence=float(p[v - 1])))
+    return out
