@@ -117,6 +117,14 @@ def test_on_top_faces_moves_the_centre_and_keeps_the_box():
     assert kept == one
     # farther than the reach allows: not moved
     assert on_top_faces(img, [die], 0.1) == [die]
+    # a face found well below its reading (a die cut by the photo's top edge shows only its lower
+    # pips): not believed
+    flat = table(560)
+    draw_face(flat, (280, 295), 100, 6, 1.0)
+    above = DieReading(value=6, center=(280.0, 280.0), box=(220.0, 220.0, 340.0, 340.0), confidence=0.9)
+    low = face_centre(flat, above.center, 120.0, 6)
+    assert low is not None and math.dist(low, (280, 295)) < 2.0
+    assert on_top_faces(flat, [above], 0.5) == [above]
 
 
 def test_face_centre_finds_the_labelled_top_faces_of_oblique_real_dice(shared_data):

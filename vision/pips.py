@@ -130,24 +130,36 @@ def agreed_by_pips(image_bgr: np.ndarray, cands: Sequence[Any], probs: np.ndarra
 
     ``cands`` (:class:`vision.dice.Candidate`: ``center``, ``size`` in pixels, ``score`` the
     detector peak) and ``probs`` ((N, 8): values 1..6, not a die, cube) as the reader's scan
-    gives them; ``dice`` the readings already accepted (a candidate within half a side of one is
-    skipped). A candidate whose detector peak is at least ``min_peak`` and whose most likely value
-    v is at least ``min_value`` probable becomes a die of value v, confidence P(v), when exactly v
-    pips are found around it (:func:`face_pips`): two independent readings of one face agree.
+    gives them; ``dice`` the readings already accepted (a candidate whose square overlaps one's
+    box is skipped: a part of a die read, or the die again). A candidate whose detector peak is at least ``min_peak`` and whose most likely value
+    v (2..6) is at least ``min_value`` probable becomes a die of value v, confidence P(v), when
+    exactly v pips are found around it (:func:`face_pips`): two independent readings of one face agree.
     A classifier that never saw a kind of dice turns them down though the detector finds them
     (vision/models/README.md, ninth session). ``image_bgr``: (H, W, 3) uint8 BGR.
     """
     out: list[DieReading] = []
     for cand, p in zip(cands, probs):
         v = int(np.argmax(p[:6])) + 1
-        if cand.score < min_peak or p[v - 1] < min_value:
+        # a one's single blob is no second reading: any spot agrees with it
+        if v < 2 or cand.score < min_peak or p[v - 1] < min_value:
             continue
-        if any(math.dist(cand.center, d.center) < 0.5 * max(cand.size, d.box[2] - d.box[0] if d.box else 0.0)
-               for d in list(dice) + out):
+        if any(_overlap(cand, d) for d in list(dice) + out):
             continue
-        if len(face_pips(image_bgr, cand.center, cand.size)) != v:
+        pips = face_pips(image_bgr, cand.center, cand.size)
+        if len(pips) != v:
             continue
         half = cand.size / 2
         x, y = cand.center
         out.append(DieReading(value=v, center=(x, y), box=(x - half, y - half, x + half, y + half), confidence=float(p[v - 1])))
     return out
+
+
+def _overlap(cand: Any, die: DieReading) -> bool:
+    """True when the square of side ``cand.size`` around ``cand.center`` overlaps ``die``'s box
+    (or, without a box, lies within half a side of its centre)."""
+    h = cand.size / 2
+    if die.box is None:
+        return math.dist(cand.center, die.center) < h
+    x0, y0, x1, y1 = die.box
+    return cand.center[0] - h < x1 and cand.center[0] + h > x0 and cand.center[1] - h < y1 and cand.center[1] + h > y0
+

@@ -22,6 +22,9 @@ from companion.observation import DieReading
 #: side: the pip is as clear there, and a 12-megapixel photo's 400-pixel die took a tenth of its
 #: reading time at full size
 SEARCH_SIDE = 128.0
+#: a top face's centre found more than this many sides below its reading is not believed (a die
+#: cut by the photo's edge loses its upper pips)
+BELOW = 0.1
 #: a top face's pips are rounder than the other faces' pips around them by at least this
 ROUNDER = 0.03
 
@@ -145,14 +148,16 @@ def face_centre(image_bgr: np.ndarray, center: tuple[float, float], side: float,
 def on_top_faces(image_bgr: np.ndarray, dice: Sequence[DieReading], reach: float) -> list[DieReading]:
     """``dice`` (readings of ``image_bgr``, (H, W, 3) uint8 BGR, with boxes) with each die of value
     2..6 whose top face's centre (:func:`face_centre`) lies within ``reach`` sides of its reading's
-    centre moved there; its box (the outline as detected) is kept. Ones are left to
+    centre, and not more than :data:`BELOW` sides lower, moved there; its box (the outline as
+    detected) is kept. Ones are left to
     :func:`pip_centre`. Order kept."""
     out = []
     for die in dice:
         side = float(die.box[2] - die.box[0]) if die.box is not None else 0.0
         if die.value >= 2 and side > 0:
             at = face_centre(image_bgr, die.center, side, die.value)
-            if at is not None and math.dist(at, die.center) < reach * side:
+            # a top face lies above (an oblique die's outline reaches below it) or on its reading
+            if at is not None and math.dist(at, die.center) < reach * side and at[1] - die.center[1] < BELOW * side:
                 die = dataclasses.replace(die, center=at)
         out.append(die)
     return out
