@@ -173,7 +173,7 @@ def drop_front_faces(image_bgr: np.ndarray, dice: Sequence[DieReading],
             if any(face(j) is not None and one_die(face(j), front, max(side, _side(dice[j]))) for j in above):
                 continue
             one = None if above else top_face_above(image_bgr, die, front, read_one)
-        if one is None and not above and ONE_ROUNDER is not None:
+        if one is None and not above:
             one = one_in_view(image_bgr, die, read_one)
         out.append(one or die)
     return out

@@ -131,9 +131,10 @@ def agreed_by_pips(image_bgr: np.ndarray, cands: Sequence[Any], probs: np.ndarra
     ``cands`` (:class:`vision.dice.Candidate`: ``center``, ``size`` in pixels, ``score`` the
     detector peak) and ``probs`` ((N, 8): values 1..6, not a die, cube) as the reader's scan
     gives them; ``dice`` the readings already accepted (a candidate whose square overlaps one's
-    box is skipped: a part of a die read, or the die again). A candidate whose detector peak is at least ``min_peak`` and whose most likely value
-    v (2..6) is at least ``min_value`` probable becomes a die of value v, confidence P(v), when
-    exactly v pips are found around it (:func:`face_pips`): two independent readings of one face agree.
+    box is skipped: a part of a die read, or the die again). A candidate whose detector peak is
+    at least ``min_peak`` and whose most likely value v (2..6) is at least ``min_value`` probable
+    becomes a die of value v, confidence P(v), when exactly v pips are found around it
+    (:func:`face_pips`): two independent readings of one face agree.
     A classifier that never saw a kind of dice turns them down though the detector finds them
     (vision/models/README.md, ninth session). ``image_bgr``: (H, W, 3) uint8 BGR.
     """
@@ -150,7 +151,8 @@ def agreed_by_pips(image_bgr: np.ndarray, cands: Sequence[Any], probs: np.ndarra
             continue
         half = cand.size / 2
         x, y = cand.center
-        out.append(DieReading(value=v, center=(x, y), box=(x - half, y - half, x + half, y + half), confidence=float(p[v - 1])))
+        out.append(DieReading(value=v, center=(x, y), box=(x - half, y - half, x + half, y + half),
+                              confidence=float(p[v - 1])))
     return out
 
 
