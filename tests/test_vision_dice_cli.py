@@ -70,3 +70,17 @@ def test_bad_input_through_python_m_companion_cli_is_one_line_too(repo_root, tmp
                          cwd=repo_root, env=env, capture_output=True, text=True, timeout=120)
     assert res.returncode == 2 and "no such image file" in res.stderr
     assert "Traceback" not in res.stderr and len(res.stderr.strip().splitlines()) == 1
+
+
+def test_reads_a_photo_of_oblique_dice_as_the_reader_does(repo_root, shared_data):
+    # the command gives the free-photo reader's dice (front faces dropped, dice centred on their
+    # top faces): matteop65 dice_42, five ones seen at an angle
+    from vision.dice import DiceReader
+
+    photo = shared_data / "dice" / "matteop65" / "images" / "dice_42.jpg"
+    res = _run(repo_root, photo, "--json")
+    assert res.returncode == 0, res.stderr
+    got = [(d["value"], d["center"]) for d in json.loads(res.stdout)["dice"]]
+    want = [(d.value, [round(d.center[0], 1), round(d.center[1], 1)]) for d in DiceReader().read(cv2.imread(str(photo)))]
+    assert got == want
+    assert {v for v, _ in got} == {1}  # no front face read as a five or a two

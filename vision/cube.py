@@ -182,11 +182,14 @@ def read_cube(image_bgr: np.ndarray, field: Any = None, *, reader: Optional[Dice
 
 def read_dice_and_cube(image_bgr: np.ndarray, field: Any = None, *, reader: Optional[DiceReader] = None,
                        cube_reader: Optional[CubeReader] = None):
-    """Dice and cube from one detector pass: ``(list[DieReading], CubeReading | None)``."""
+    """Dice and cube from one detector pass: ``(list[DieReading], CubeReading | None)``; the
+    dice as :meth:`vision.dice.DiceReader.read` gives them."""
     image_bgr = as_bgr(image_bgr)
     reader = reader or DiceReader()
     cands, probs = reader.scan(image_bgr, field)
     dice = reader.dice_from_scan(cands, probs)
+    if field is None:
+        dice = reader.free_photo_dice(image_bgr, cands, probs, dice)
     try:
         cr = cube_reader or CubeReader()
     except FileNotFoundError:

@@ -75,7 +75,8 @@ class DicePlugin:
         """Every die in the frame; with a ``field`` each is judged flat or cocked (reason, message)."""
         cands, probs = self.scan(image_bgr, field)
         if field is None:
-            return self.reader.dice_from_scan(cands, probs)
+            image_bgr = as_bgr(image_bgr)
+            return self.reader.free_photo_dice(image_bgr, cands, probs, self.reader.dice_from_scan(cands, probs))
         return judge_scan(as_bgr(image_bgr), cands, probs, self.reader, field, roller=self.roller,
                           checkers=self.checkers, rules=self.rules, tilt_model=self.tilt)
 

@@ -147,10 +147,11 @@ def one_in_view(image_bgr: np.ndarray, die: DieReading,
 def drop_front_faces(image_bgr: np.ndarray, dice: Sequence[DieReading],
                      read_one: Callable[[tuple[float, float], float], Optional[float]]) -> list[DieReading]:
     """``dice`` (readings of ``image_bgr``, (H, W, 3) uint8 BGR) with front faces removed: a
-    reading of value 2..6 that makes one die with a reading above it (:func:`is_below`, both read
-    by their pips, :func:`read_face`, :func:`one_die`) is dropped; one with no reading above it
-    becomes the one above it when there is one (:func:`top_face_above`, ``read_one`` as there).
-    Order kept. Raises ``ValueError`` for a reading without a box.
+    reading (a front face may show a one) that makes one die with a reading above it
+    (:func:`is_below`, both read by their pips, :func:`read_face`, :func:`one_die`) is dropped; a
+    reading of 2..6 with no reading above it becomes the one above it when there is one
+    (:func:`top_face_above`, ``read_one`` as there) or the one it took in with its front face
+    (:func:`one_in_view`). Order kept. Raises ``ValueError`` for a reading without a box.
     """
     dice = list(dice)
     faces: dict[int, Optional[Face]] = {}
@@ -162,18 +163,19 @@ def drop_front_faces(image_bgr: np.ndarray, dice: Sequence[DieReading],
 
     out = []
     for k, die in enumerate(dice):
-        if die.value < 2:
+        above = [j for j, d in enumerate(dice) if j != k and is_below(die, d)]
+        # a one is only ever dropped as a front face, never re-read as another one
+        if die.value < 2 and not above:
             out.append(die)
             continue
         front = face(k)
-        above = [j for j, d in enumerate(dice) if j != k and is_below(die, d)]
         one = None
         if front is not None and FLAT[0] <= front.roundness <= FLAT[1]:
             side = _side(die)
             if any(face(j) is not None and one_die(face(j), front, max(side, _side(dice[j]))) for j in above):
                 continue
-            one = None if above else top_face_above(image_bgr, die, front, read_one)
-        if one is None and not above:
+            one = None if above or die.value < 2 else top_face_above(image_bgr, die, front, read_one)
+        if one is None and not above and die.value >= 2:
             one = one_in_view(image_bgr, die, read_one)
         out.append(one or die)
     return out
