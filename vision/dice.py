@@ -608,8 +608,11 @@ class DiceReader:
         (``front_faces``) and top-face centres (``face_centres``). ``cands``, ``probs`` as
         :meth:`scan` returns, ``dice`` the readings :meth:`dice_from_scan` accepted. Sorted left
         to right."""
+        from vision.pips import pips_memo
+
         st = self.settings
         dice = list(dice)
+        pips = pips_memo(image)
         if st.pip_agree is not None:
             from vision.pips import agreed_by_pips
 
@@ -619,11 +622,11 @@ class DiceReader:
         if st.front_faces and dice:
             from vision.front_faces import drop_front_faces
 
-            dice = drop_front_faces(image, dice, lambda at, side: self.read_one(image, at, side))
+            dice = drop_front_faces(image, dice, lambda at, side: self.read_one(image, at, side), pips)
         if st.face_centres > 0 and dice:
             from vision.top_face import on_top_faces
 
-            dice = on_top_faces(image, dice, st.face_centres)
+            dice = on_top_faces(image, dice, st.face_centres, pips)
         return sorted(dice, key=lambda d: (d.center[0], d.center[1]))
 
     def read_one(self, image: np.ndarray, center: tuple[float, float], side: float) -> Optional[float]:

@@ -38,7 +38,7 @@ from typing import Callable, Optional, Sequence
 import numpy as np
 
 from companion.observation import DieReading
-from vision.pips import Face, face_pips, read_face
+from vision.pips import Face, Pip, face_pips, read_face
 
 #: a face whose pips' median minor/major axis ratio is in this range is seen at an angle
 FLAT = (0.35, 0.8)
@@ -87,7 +87,8 @@ def is_below(lower: DieReading, upper: DieReading) -> bool:
 
 
 def top_face_above(image_bgr: np.ndarray, die: DieReading, front: Face,
-                   read_one: Callable[[tuple[float, float], float], Optional[float]]) -> Optional[DieReading]:
+                   read_one: Callable[[tuple[float, float], float], Optional[float]],
+                   pips: Callable[..., list[Pip]] = face_pips) -> Optional[DieReading]:
     """The one whose front face ``die`` (read as ``front``) is, or None.
 
     The pip of a one is searched (:func:`vision.top_face.pip_centre`) :data:`ONE_ABOVE` sides
@@ -104,10 +105,10 @@ def top_face_above(image_bgr: np.ndarray, die: DieReading, front: Face,
     if at is None:
         return None
     # the one's pip; the front face's upper pips may lie within the search too
-    pips = [q for q in face_pips(image_bgr, at, side) if math.dist(q.center, at) < 0.15 * side]
-    if len(pips) != 1:
+    near = [q for q in pips(image_bgr, at, side) if math.dist(q.center, at) < 0.15 * side]
+    if len(near) != 1:
         return None
-    top = Face(pips=(pips[0],), roundness=pips[0].roundness, center=pips[0].center)
+    top = Face(pips=(near[0],), roundness=near[0].roundness, center=near[0].center)
     if not one_die(top, front, side, perpendicular=False):
         return None
     p = read_one(at, side)
@@ -117,7 +118,8 @@ def top_face_above(image_bgr: np.ndarray, die: DieReading, front: Face,
 
 
 def one_in_view(image_bgr: np.ndarray, die: DieReading,
-                read_one: Callable[[tuple[float, float], float], Optional[float]]) -> Optional[DieReading]:
+                read_one: Callable[[tuple[float, float], float], Optional[float]],
+                pips: Callable[..., list[Pip]] = face_pips) -> Optional[DieReading]:
     """The one whose top face and front face ``die`` (value 2..6) was read from together, or None.
 
     Of the pips around ``die`` (:func:`vision.pips.face_pips`), the uppermost must be the roundest
@@ -126,11 +128,11 @@ def one_in_view(image_bgr: np.ndarray, die: DieReading,
     ``read_one`` as in :func:`top_face_above`; the returned reading is a one at that pip.
     """
     side = _side(die)
-    pips = face_pips(image_bgr, die.center, side)
-    if len(pips) < 2:
+    found = pips(image_bgr, die.center, side)
+    if len(found) < 2:
         return None
-    top = min(pips, key=lambda q: q.center[1])
-    rest = [q for q in pips if q is not top]
+    top = min(found, key=lambda q: q.center[1])
+    rest = [q for q in found if q is not top]
     if top.roundness < max(q.roundness for q in rest) + ONE_ROUNDER:
         return None
     if not FLAT[0] <= float(np.median([q.roundness for q in rest])) <= FLAT[1]:
@@ -145,20 +147,22 @@ def one_in_view(image_bgr: np.ndarray, die: DieReading,
 
 
 def drop_front_faces(image_bgr: np.ndarray, dice: Sequence[DieReading],
-                     read_one: Callable[[tuple[float, float], float], Optional[float]]) -> list[DieReading]:
+                     read_one: Callable[[tuple[float, float], float], Optional[float]],
+                     pips: Callable[..., list[Pip]] = face_pips) -> list[DieReading]:
     """``dice`` (readings of ``image_bgr``, (H, W, 3) uint8 BGR) with front faces removed: a
     reading (a front face may show a one) that makes one die with a reading above it
     (:func:`is_below`, both read by their pips, :func:`read_face`, :func:`one_die`) is dropped; a
     reading of 2..6 with no reading above it becomes the one above it when there is one
     (:func:`top_face_above`, ``read_one`` as there) or the one it took in with its front face
-    (:func:`one_in_view`). Order kept. Raises ``ValueError`` for a reading without a box.
+    (:func:`one_in_view`). ``pips``: :func:`vision.pips.face_pips` or a memo of it for this image
+    (:func:`vision.pips.pips_memo`). Order kept. Raises ``ValueError`` for a reading without a box.
     """
     dice = list(dice)
     faces: dict[int, Optional[Face]] = {}
 
     def face(k: int) -> Optional[Face]:
         if k not in faces:
-            faces[k] = read_face(image_bgr, dice[k].center, _side(dice[k]), dice[k].value)
+            faces[k] = read_face(image_bgr, dice[k].center, _side(dice[k]), dice[k].value, pips)
         return faces[k]
 
     out = []
@@ -174,9 +178,9 @@ def drop_front_faces(image_bgr: np.ndarray, dice: Sequence[DieReading],
             side = _side(die)
             if any(face(j) is not None and one_die(face(j), front, max(side, _side(dice[j]))) for j in above):
                 continue
-            one = None if above or die.value < 2 else top_face_above(image_bgr, die, front, read_one)
+            one = None if above or die.value < 2 else top_face_above(image_bgr, die, front, read_one, pips)
         if one is None and not above and die.value >= 2:
-            one = one_in_view(image_bgr, die, read_one)
+            one = one_in_view(image_bgr, die, read_one, pips)
         out.append(one or die)
     return out
 

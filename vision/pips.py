@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any, Optional, Sequence
+from functools import lru_cache
+from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
@@ -65,9 +66,9 @@ def face_pips(image_bgr: np.ndarray, center: tuple[float, float], side: float) -
     kx, ky = crop.shape[1] / (xb - xa), crop.shape[0] / (yb - ya)
     s = side * math.sqrt(kx * ky)
     crop = crop.astype(np.float32)
-    yy, xx = np.mgrid[0:crop.shape[0], 0:crop.shape[1]].astype(np.float32)
     lx, ly = (cx - xa + 0.5) * kx - 0.5, (cy - ya + 0.5) * ky - 0.5
-    r2 = (xx - lx) ** 2 + (yy - ly) ** 2
+    r2 = (np.arange(crop.shape[1], dtype=np.float32)[None, :] - lx) ** 2 \
+        + (np.arange(crop.shape[0], dtype=np.float32)[:, None] - ly) ** 2
     core = r2 <= (0.3 * s) ** 2
     inner = r2 <= (REACH * s) ** 2
     if core.sum() < 9:
@@ -90,14 +91,13 @@ def face_pips(image_bgr: np.ndarray, center: tuple[float, float], side: float) -
             continue
         if (cents[j][0] - lx) ** 2 + (cents[j][1] - ly) ** 2 > (REACH * s) ** 2:
             continue
-        sel = labels == j
-        px, py = xx[sel], yy[sel]
-        dx, dy = px - px.mean(), py - py.mean()
+        m = cv2.moments((labels[y:y + bh, x:x + bw] == j).astype(np.uint8), binaryImage=True)
         # second moments of the blob's pixels (each a unit square: + 1/12 on the diagonal)
-        cov = np.array([[(dx * dx).mean(), (dx * dy).mean()], [(dx * dy).mean(), (dy * dy).mean()]]) + np.eye(2) / 12.0
-        ev = np.linalg.eigvalsh(cov)
-        out.append(Pip(center=(float((px.mean() + 0.5) / kx - 0.5 + xa), float((py.mean() + 0.5) / ky - 0.5 + ya)),
-                       roundness=float(math.sqrt(max(ev[0], 0.0) / ev[1])), area=area / (kx * ky)))
+        a, b, c = m["mu20"] / m["m00"] + 1 / 12, m["mu11"] / m["m00"], m["mu02"] / m["m00"] + 1 / 12
+        spread = math.hypot((a - c) / 2, b)  # the 2x2 covariance's eigenvalues: mean -+ spread
+        mx, my = x + m["m10"] / m["m00"], y + m["m01"] / m["m00"]
+        out.append(Pip(center=(float((mx + 0.5) / kx - 0.5 + xa), float((my + 0.5) / ky - 0.5 + ya)),
+                       roundness=math.sqrt(max((a + c) / 2 - spread, 0.0) / ((a + c) / 2 + spread)), area=area / (kx * ky)))
     return out
 
 
@@ -112,15 +112,17 @@ class Face:
     center: tuple[float, float]
 
 
-def read_face(image_bgr: np.ndarray, center: tuple[float, float], side: float, value: int) -> Optional[Face]:
+def read_face(image_bgr: np.ndarray, center: tuple[float, float], side: float, value: int,
+              pips: Callable[..., list[Pip]] = face_pips) -> Optional[Face]:
     """The face of value ``value`` read at ``center`` (x, y, pixels) with side ``side`` (pixels) of
     ``image_bgr`` ((H, W, 3) uint8 BGR), or None unless :func:`face_pips` finds exactly ``value``
-    pips there. Raises ``ValueError`` for a side that is not positive."""
-    pips = face_pips(image_bgr, center, side)
-    if len(pips) != value:
+    pips there (``pips``: :func:`face_pips` or a memo of it for one image). Raises ``ValueError``
+    for a side that is not positive."""
+    found = pips(image_bgr, center, side)
+    if len(found) != value:
         return None
-    mean = np.mean([p.center for p in pips], axis=0)
-    return Face(pips=tuple(pips), roundness=float(np.median([p.roundness for p in pips])),
+    mean = np.mean([p.center for p in found], axis=0)
+    return Face(pips=tuple(found), roundness=float(np.median([p.roundness for p in found])),
                 center=(float(mean[0]), float(mean[1])))
 
 
@@ -146,8 +148,7 @@ def agreed_by_pips(image_bgr: np.ndarray, cands: Sequence[Any], probs: np.ndarra
             continue
         if any(_overlap(cand, d) for d in list(dice) + out):
             continue
-        pips = face_pips(image_bgr, cand.center, cand.size)
-        if len(pips) != v:
+        if len(face_pips(image_bgr, cand.center, cand.size)) != v:
             continue
         half = cand.size / 2
         x, y = cand.center
@@ -165,3 +166,18 @@ def _overlap(cand: Any, die: DieReading) -> bool:
     x0, y0, x1, y1 = die.box
     return cand.center[0] - h < x1 and cand.center[0] + h > x0 and cand.center[1] - h < y1 and cand.center[1] + h > y0
 
+
+
+def pips_memo(image_bgr: np.ndarray) -> Callable[..., list[Pip]]:
+    """:func:`face_pips` for ``image_bgr`` ((H, W, 3) uint8 BGR) alone, each centre and side
+    measured once (the rules of one free photo ask for the same faces again); the first argument
+    of a call is ignored."""
+
+    @lru_cache(maxsize=None)
+    def memo(cx: float, cy: float, side: float) -> tuple[Pip, ...]:
+        return tuple(face_pips(image_bgr, (cx, cy), side))
+
+    def pips(_image: Any, center: tuple[float, float], side: float) -> list[Pip]:
+        return list(memo(float(center[0]), float(center[1]), float(side)))
+
+    return pips

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 import numpy as np
 
@@ -118,7 +118,7 @@ def _shrunk_pip_centre(image_bgr: np.ndarray, center: tuple[float, float], side:
 
 
 def face_centre(image_bgr: np.ndarray, center: tuple[float, float], side: float,
-                value: int) -> Optional[tuple[float, float]]:
+                value: int, pips: Optional[Callable[..., list]] = None) -> Optional[tuple[float, float]]:
     """The centre (x, y), in image pixels, of the top face of a die of value ``value`` read at
     ``center`` with side ``side`` (pixels), or None.
 
@@ -127,35 +127,37 @@ def face_centre(image_bgr: np.ndarray, center: tuple[float, float], side: float,
     a die seen at an angle shows below its top face a front face whose pips are flatter (and, to a
     side, a side face's); seen from above, a die shows its top face only. Their mean is the face's
     centre (every pip layout is symmetric about it). None when fewer pips are found or the
-    roundest are not the uppermost. Raises ``ValueError`` for a side that is not positive.
+    roundest are not the uppermost. ``pips``: :func:`vision.pips.face_pips` (default) or a memo
+    of it for this image. Raises ``ValueError`` for a side that is not positive.
     """
     from vision.pips import face_pips
 
-    pips = face_pips(image_bgr, center, side)
-    if value < 1 or len(pips) < value:
+    found = (pips or face_pips)(image_bgr, center, side)
+    if value < 1 or len(found) < value:
         return None
-    roundest = sorted(range(len(pips)), key=lambda k: -pips[k].roundness)[:value]
-    uppermost = sorted(range(len(pips)), key=lambda k: pips[k].center[1])[:value]
+    roundest = sorted(range(len(found)), key=lambda k: -found[k].roundness)[:value]
+    uppermost = sorted(range(len(found)), key=lambda k: found[k].center[1])[:value]
     if set(roundest) != set(uppermost):
         return None
-    others = [p.roundness for k, p in enumerate(pips) if k not in roundest]
-    if others and min(pips[k].roundness for k in roundest) < max(others) + ROUNDER:
+    others = [p.roundness for k, p in enumerate(found) if k not in roundest]
+    if others and min(found[k].roundness for k in roundest) < max(others) + ROUNDER:
         return None
-    xs, ys = zip(*(pips[k].center for k in roundest))
+    xs, ys = zip(*(found[k].center for k in roundest))
     return float(np.mean(xs)), float(np.mean(ys))
 
 
-def on_top_faces(image_bgr: np.ndarray, dice: Sequence[DieReading], reach: float) -> list[DieReading]:
+def on_top_faces(image_bgr: np.ndarray, dice: Sequence[DieReading], reach: float,
+                 pips: Optional[Callable[..., list]] = None) -> list[DieReading]:
     """``dice`` (readings of ``image_bgr``, (H, W, 3) uint8 BGR, with boxes) with each die of value
     2..6 whose top face's centre (:func:`face_centre`) lies within ``reach`` sides of its reading's
     centre, and not more than :data:`BELOW` sides lower, moved there; its box (the outline as
     detected) is kept. Ones are left to
-    :func:`pip_centre`. Order kept."""
+    :func:`pip_centre`. ``pips`` as in :func:`face_centre`. Order kept."""
     out = []
     for die in dice:
         side = float(die.box[2] - die.box[0]) if die.box is not None else 0.0
         if die.value >= 2 and side > 0:
-            at = face_centre(image_bgr, die.center, side, die.value)
+            at = face_centre(image_bgr, die.center, side, die.value, pips)
             # a top face lies above (an oblique die's outline reaches below it) or on its reading
             if at is not None and math.dist(at, die.center) < reach * side and at[1] - die.center[1] < BELOW * side:
                 die = dataclasses.replace(die, center=at)
