@@ -128,11 +128,12 @@ def _values(dice):
 
 
 def test_oblique_real_photos_lose_their_front_faces(shared_data):
-    # matteop65 fold 0, read by the free-photo models' copies that never saw it: dice_11 has two
-    # ones, one with its three facing the camera; dice_42 five ones, two read as their front face
+    # matteop65 fold 0, read by the free-photo models' copies that never saw it: three_27 has
+    # three threes, one with its five facing the camera; dice_42 five ones, a front face read
+    # beside one and two read as their front face
     on = DiceReader(settings=use_held_out(DiceSettings()))
     off = DiceReader(settings=use_held_out(DiceSettings(front_faces=False)))
-    for name in ("dice_11.jpg", "dice_42.jpg"):
+    for name in ("three_27.jpg", "dice_42.jpg"):
         item, img = _photo(shared_data, "matteop65", name)
         assert item.fold() == 0
         truth = sorted(int(v) for v in item.values)
