@@ -590,9 +590,8 @@ class DiceReader:
         with a field the search is limited to the board's surroundings and run at the die size the
         board implies. ``die_px``: the expected die side in pixels (overrides the field's).
         Raises :class:`ImageError` for a malformed image. Cocked flags are not set here
-        (see :func:`vision.cocked.judge_roll`). Free photos drop the front faces of dice seen at
-        an angle and centre dice on their top faces (:class:`DiceSettings` ``front_faces``,
-        ``face_centres``).
+        (see :func:`vision.cocked.judge_roll`). Free photos then go through the rules that read
+        pips (:meth:`free_photo_dice`: pip agreement, front faces, top-face centres).
         """
         cands, probs = self.scan(image, field, die_px)
         dice = self.dice_from_scan(cands, probs)
