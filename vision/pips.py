@@ -41,9 +41,9 @@ def face_pips(image_bgr: np.ndarray, center: tuple[float, float], side: float) -
     ``center`` that differ in colour from the face (its median colour within 0.3 sides) by at
     least half the strongest difference there (at least 40 levels), of a pip's area (radius
     0.03-0.2 sides), not reaching the edge of the 1.2-side window searched (the table, another
-    die). Dice over
-    :data:`MEASURE_SIDE` pixels are measured in a shrunk copy. Pips a few pixels across measure
-    rounder than they are (blur, pixels: a 0.5 ellipse of a 48-pixel die measures about 0.6-0.7).
+    die). Dice over :data:`MEASURE_SIDE` pixels are measured in a shrunk copy. Pips a few pixels
+    across measure rounder than they are (blur, pixels: a 0.5 ellipse of a 48-pixel die measures
+    about 0.6-0.7).
     An empty list when the face has no clear pips or lies off the image. Raises ``ValueError``
     for a side that is not positive.
     """
@@ -164,8 +164,8 @@ def _overlap(cand: Any, die: DieReading) -> bool:
     if die.box is None:
         return math.dist(cand.center, die.center) < h
     x0, y0, x1, y1 = die.box
-    return cand.center[0] - h < x1 and cand.center[0] + h > x0 and cand.center[1] - h < y1 and cand.center[1] + h > y0
-
+    cx, cy = cand.center
+    return cx - h < x1 and cx + h > x0 and cy - h < y1 and cy + h > y0
 
 
 def pips_memo(image_bgr: np.ndarray) -> Callable[..., list[Pip]]:
