@@ -81,3 +81,25 @@ def test_a_marbled_die_shows_both_body_colours_in_a_pattern_of_its_seed():
     assert not np.array_equal(die_face_texture(5, style), die_face_texture(5, other))
     # the pips are still drawn over the veins
     assert (np.abs(tex - np.array(style.pips)).sum(axis=2) < 30).mean() > 0.05
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+def test_a_translucent_die_shows_its_hidden_pips_faintly_and_its_own_in_full(value):
+    # smoky translucent dice: the opposite face's pips show through, mirrored and blurred
+    clear = DieStyle("smoky", (60, 58, 62), (40, 40, 200), alpha=0.85)
+    smoky = dataclasses.replace(clear, ghost=0.5)
+    side = 96
+    plain, ghosted = die_face_texture(value, clear, side).astype(int), die_face_texture(value, smoky, side).astype(int)
+    redness = lambda t, x, y: t[int(round(y * side)), int(round(x * side)), 2] - t[int(round(y * side)),
+                                                                                    int(round(x * side)), 0]
+    own = {(round(fx, 2), round(fy, 2)) for fx, fy in PIPS[value]}
+    for fx, fy in PIPS[7 - value]:
+        x, y = 0.5 + 0.72 * (0.5 - fx), 0.5 + 0.72 * (fy - 0.5)
+        if any(abs(x - a) < 0.12 and abs(y - b) < 0.12 for a, b in own):
+            continue  # under one of the face's own pips
+        assert redness(plain, x, y) < 10
+        # between the body and a pip: seen, but not mistaken for a pip of the face
+        assert 15 < redness(ghosted, x, y) < 0.7 * (200 - 40)
+    for fx, fy in PIPS[value]:
+        assert redness(ghosted, fx, fy) > 0.9 * (200 - 40)
+    assert np.array_equal(die_face_texture(value, dataclasses.replace(smoky, ghost=0.0), side), plain)

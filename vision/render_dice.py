@@ -47,7 +47,9 @@ class RenderError(ValueError):
 class DieStyle:
     """Colours of a die (BGR uint8 triples); ``alpha`` < 1 for translucent dice; ``marble``: a
     second body colour swirled through the first in veins (marbled dice), their pattern drawn from
-    ``marble_seed``."""
+    ``marble_seed``; ``ghost`` 0..1: how strongly the hidden faces' pips show through a
+    translucent die's faces (blurred: the opposite face's mirrored and smaller, the side faces'
+    squeezed along the edges, as on smoky translucent dice; 0: not at all)."""
 
     name: str
     body: BGR
@@ -56,6 +58,7 @@ class DieStyle:
     pip_scale: float = 1.0
     marble: Optional[BGR] = None
     marble_seed: int = 0
+    ghost: float = 0.0
 
 
 DIE_STYLES: tuple[DieStyle, ...] = (
@@ -125,9 +128,37 @@ def die_face_texture(value: int, style: DieStyle, side: int = 64) -> np.ndarray:
         tex[:] = np.clip(np.array(style.body, np.float32) * (1 - veins[..., None])
                          + np.array(style.marble, np.float32) * veins[..., None], 0, 255).astype(np.uint8)
     r = max(int(round(side * 0.085 * style.pip_scale)), 1)
+    if style.ghost > 0:
+        _ghost_pips(tex, value, style, r)
     for fx, fy in PIPS[value]:
         cv2.circle(tex, (int(round(fx * side)), int(round(fy * side))), r, style.pips, -1, cv2.LINE_AA)
     return tex
+
+
+def _ghost_pips(tex: np.ndarray, value: int, style: DieStyle, r: int) -> None:
+    """Blend into ``tex`` (side x side x 3 uint8, in place) the hidden faces' pips as a translucent
+    die shows them behind the face of ``value``: the opposite face's (7 - value) mirrored and
+    shrunk towards the centre, the four side faces' squeezed into bands along the edges, blurred,
+    at ``style.ghost`` strength."""
+    import cv2
+
+    side = tex.shape[0]
+    mask = np.zeros((side, side), np.float32)
+    for fx, fy in PIPS[7 - value]:
+        x, y = 0.5 + 0.72 * (0.5 - fx), 0.5 + 0.72 * (fy - 0.5)
+        cv2.circle(mask, (int(round(x * side)), int(round(y * side))), max(int(round(r * 0.85)), 1), 1.0, -1,
+                   cv2.LINE_AA)
+    sides = [v for v in (1, 2, 3, 4, 5, 6) if v not in (value, 7 - value)]
+    for k, v in enumerate(sides):  # edges: top, right, bottom, left
+        for fx, fy in PIPS[v]:
+            along, depth = fx, 0.04 + 0.16 * fy
+            x, y = [(along, depth), (1 - depth, along), (1 - along, 1 - depth), (depth, 1 - along)][k]
+            axes = (max(int(round(r * 0.9)), 1), max(int(round(r * 0.35)), 1))
+            cv2.ellipse(mask, (int(round(x * side)), int(round(y * side))), axes if k % 2 == 0 else axes[::-1],
+                        0, 0, 360, 0.6, -1, cv2.LINE_AA)
+    mask = cv2.GaussianBlur(mask, (0, 0), side * 0.03) * style.ghost
+    out = tex.astype(np.float32) * (1 - mask[..., None]) + np.array(style.pips, np.float32) * mask[..., None]
+    tex[:] = np.clip(out, 0, 255).astype(np.uint8)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -389,12 +420,15 @@ def random_background(rng: np.random.Generator, size: tuple[int, int] = (640, 48
 
 
 def synthetic_training_images(n: int, rng: np.random.Generator, backgrounds: Sequence[np.ndarray] = (),
-                              cube_prob: float = 0.5, marbled: float = 0.0) -> list[tuple[np.ndarray, Any]]:
+                              cube_prob: float = 0.5, marbled: float = 0.0,
+                              translucent: float = 0.0) -> list[tuple[np.ndarray, Any]]:
     """``n`` synthetic photos of scattered dice (flat and tilted, every style) and sometimes a cube,
     on random table backgrounds or copies of ``backgrounds``; returns ``[(image, LabelledImage)]``
     (:class:`vision.dice_data.LabelledImage`, dataset ``"synthetic"``). 30% of the dice get
     random colours, and this share of those (``marbled``, 0..1) veins of a third colour
-    (:class:`DieStyle` ``marble``; 0 draws exactly what the shipped models were trained on)."""
+    (:class:`DieStyle` ``marble``), and the share ``translucent`` (0..1) of those a translucent,
+    often dark body through which the hidden faces' pips show (:class:`DieStyle` ``ghost``);
+    0 and 0 draw exactly what the shipped detector was trained on."""
     import pathlib
 
     from vision.dice_data import LabelledImage
@@ -442,6 +476,11 @@ def synthetic_training_images(n: int, rng: np.random.Generator, backgrounds: Seq
                 if marbled > 0 and rng.random() < marbled:
                     style = dataclasses.replace(style, marble=tuple(int(v) for v in rng.integers(0, 256, 3)),
                                                 marble_seed=int(rng.integers(1 << 30)))
+                if translucent > 0 and rng.random() < translucent:
+                    body = np.array(style.body, np.float64) * (rng.uniform(0.15, 0.6) if rng.random() < 0.6 else 1.0)
+                    style = dataclasses.replace(style, body=tuple(int(v) for v in body),
+                                                alpha=float(rng.uniform(0.75, 0.95)),
+                                                ghost=float(rng.uniform(0.2, 0.65)))
             tilt = float(rng.uniform(3, 40)) if rng.random() < 0.25 else 0.0
             d = draw_die(img, spot, s, int(rng.integers(1, 7)), yaw_deg=rng.uniform(0, 360), tilt_deg=tilt,
                          tilt_dir_deg=rng.uniform(0, 360), style=style, oblique=oblique)

@@ -589,6 +589,8 @@ def main() -> None:
                     help="file name of the exported value classifier (dice_classifier_photo.onnx: free photos)")
     ap.add_argument("--marbled", type=float, default=0.0,
                     help="share (0..1) of the randomly coloured synthetic dice drawn marbled (veins of a third colour)")
+    ap.add_argument("--translucent", type=float, default=0.0,
+                    help="share (0..1) of the randomly coloured synthetic dice drawn translucent, hidden pips showing")
     ap.add_argument("--mild-aug", action="store_true",
                     help="classifier patches: no grey conversion, lighter blur (see photometric)")
     ap.add_argument("--side-faces", type=float, default=0.0,
@@ -597,8 +599,9 @@ def main() -> None:
                     help="train on the labelled boxes as they are (a one's pip box is not widened to its die)")
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args()
-    if not 0.0 <= args.marbled <= 1.0:
-        ap.error(f"--marbled must be a share 0..1, got {args.marbled}")
+    for share in ("marbled", "translucent"):
+        if not 0.0 <= getattr(args, share) <= 1.0:
+            ap.error(f"--{share} must be a share 0..1, got {getattr(args, share)}")
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
@@ -622,7 +625,8 @@ def main() -> None:
             items.append((cv2.imread(str(it.path)), it))
     if args.synthetic:
         from vision.render_dice import synthetic_training_images
-        items += synthetic_training_images(args.synthetic, rng, backgrounds=[], marbled=args.marbled)
+        items += synthetic_training_images(args.synthetic, rng, backgrounds=[], marbled=args.marbled,
+                                           translucent=args.translucent)
         # plain table backgrounds only: pasting onto the real photos could cover labelled dice
     if args.boards:
         items += board_items(args.boards, rng)
