@@ -90,12 +90,14 @@ def test_a_translucent_die_shows_its_hidden_pips_faintly_and_its_own_in_full(val
     smoky = dataclasses.replace(clear, ghost=0.5)
     side = 96
     plain, ghosted = die_face_texture(value, clear, side).astype(int), die_face_texture(value, smoky, side).astype(int)
-    redness = lambda t, x, y: t[int(round(y * side)), int(round(x * side)), 2] - t[int(round(y * side)),
-                                                                                    int(round(x * side)), 0]
-    own = {(round(fx, 2), round(fy, 2)) for fx, fy in PIPS[value]}
+
+    def redness(tex: np.ndarray, x: float, y: float) -> int:  # red minus blue at face point (x, y)
+        b, _, r = tex[int(round(y * side)), int(round(x * side))]
+        return int(r - b)
+
     for fx, fy in PIPS[7 - value]:
         x, y = 0.5 + 0.72 * (0.5 - fx), 0.5 + 0.72 * (fy - 0.5)
-        if any(abs(x - a) < 0.12 and abs(y - b) < 0.12 for a, b in own):
+        if any(abs(x - a) < 0.12 and abs(y - b) < 0.12 for a, b in PIPS[value]):
             continue  # under one of the face's own pips
         assert redness(plain, x, y) < 10
         # between the body and a pip: seen, but not mistaken for a pip of the face
