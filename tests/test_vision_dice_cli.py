@@ -60,6 +60,12 @@ def test_bad_input_is_one_line_and_exit_2(repo_root, tmp_path):
     cv2.imwrite(str(img), np.zeros((40, 40, 3), np.uint8))
     res = _run(repo_root, img, "--annotate", tmp_path / "nowhere" / "out.png")
     assert res.returncode == 2 and "does not exist" in res.stderr
+    # an image too small to hold a die: the reader's reason, one line, no traceback
+    tiny = tmp_path / "tiny.png"
+    cv2.imwrite(str(tiny), np.zeros((3, 3, 3), np.uint8))
+    res = _run(repo_root, tiny, "--json")
+    assert res.returncode == 2 and "H, W >= 8" in res.stderr and "Traceback" not in res.stderr
+    assert res.stdout == ""
 
 
 def test_bad_input_through_python_m_companion_cli_is_one_line_too(repo_root, tmp_path):

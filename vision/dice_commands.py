@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
 
     from companion.cli import UserError
     from vision.cube import CubeReader, read_dice_and_cube
-    from vision.dice import DiceReader
+    from vision.dice import DiceReader, ImageError
 
     path = pathlib.Path(args.image)
     if not path.is_file():
@@ -50,7 +50,10 @@ def run(args: argparse.Namespace) -> int:
             cube_reader = None
     except FileNotFoundError as exc:
         raise UserError(str(exc)) from None
-    dice, cube = read_dice_and_cube(image, None, reader=reader, cube_reader=cube_reader)
+    try:
+        dice, cube = read_dice_and_cube(image, None, reader=reader, cube_reader=cube_reader)
+    except ImageError as exc:  # e.g. a photo a few pixels wide
+        raise UserError(f"{path}: {exc}") from None
     if args.json:
         print(json.dumps({
             "dice": [{"value": d.value, "center": [round(d.center[0], 1), round(d.center[1], 1)],
