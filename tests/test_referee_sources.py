@@ -183,6 +183,9 @@ def test_unrelated_photos_are_told_from_the_frames_of_a_camera(tmp_path):
     assert "differ in size" in unrelated_photos(open_source(str(photos)))
     assert unrelated_photos(open_source(str(frames))) is None
     assert unrelated_photos(open_source(str(photos / "p1.png"))) == "a single photo"
+    # a frame of a few pixels (OpenCV cannot decode it at 1/8 size) gives no size hint, not an error
+    cv2.imwrite(str(frames / "f005a.png"), _image(5, 3, 3))
+    assert unrelated_photos(open_source(str(frames))) is None
 
 
 class _StuckSource:

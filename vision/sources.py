@@ -384,7 +384,10 @@ def unrelated_photos(source, sample: int = 12) -> Optional[str]:
     step = max(1, len(source.files) // sample)
     sizes: dict[tuple[int, ...], int] = {}
     for path in source.files[::step][:sample]:
-        image = cv2.imread(str(path), cv2.IMREAD_REDUCED_GRAYSCALE_8)
+        try:
+            image = cv2.imread(str(path), cv2.IMREAD_REDUCED_GRAYSCALE_8)
+        except cv2.error:  # OpenCV cannot shrink an image under 8 pixels 8 times: no size hint from it
+            continue
         if image is not None:
             sizes[image.shape[:2]] = sizes.get(image.shape[:2], 0) + 1
     if len(sizes) > 1 and max(sizes.values()) < 0.75 * sum(sizes.values()):
