@@ -371,7 +371,8 @@ def unrelated_photos(source, sample: int = 12) -> Optional[str]:
     """Why the frames of ``source`` look like unrelated still photos rather than
     a recording (to be read one by one, ``companion watch --stills``), or
     ``None``: a single image file; a folder whose images (up to ``sample`` of
-    them, spread over the folder, decoded at 1/8 size) differ in size, with no
+    them, spread over the folder, decoded at 1/8 size; one too small for that
+    gives no hint) differ in size, with no
     size shared by three quarters of them, as photos from different cameras do
     (the frames of one camera share one size, but for a bad frame or two).
     Other sources (cameras, streams, videos) give ``None``."""
