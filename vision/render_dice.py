@@ -421,14 +421,21 @@ def random_background(rng: np.random.Generator, size: tuple[int, int] = (640, 48
 
 def synthetic_training_images(n: int, rng: np.random.Generator, backgrounds: Sequence[np.ndarray] = (),
                               cube_prob: float = 0.5, marbled: float = 0.0,
-                              translucent: float = 0.0) -> list[tuple[np.ndarray, Any]]:
+                              translucent: float = 0.0, distractors: float = 0.0) -> list[tuple[np.ndarray, Any]]:
     """``n`` synthetic photos of scattered dice (flat and tilted, every style) and sometimes a cube,
     on random table backgrounds or copies of ``backgrounds``; returns ``[(image, LabelledImage)]``
     (:class:`vision.dice_data.LabelledImage`, dataset ``"synthetic"``). 30% of the dice get
     random colours, and this share of those (``marbled``, 0..1) veins of a third colour
     (:class:`DieStyle` ``marble``), and the share ``translucent`` (0..1) of those a translucent,
     often dark body through which the hidden faces' pips show (:class:`DieStyle` ``ghost``);
-    0 and 0 draw exactly what the shipped detector was trained on."""
+    the share ``distractors`` (0..1) of the photos also gets 1-6 marks that are not dice (printed
+    text, checkers with icons, scales, symbols: :func:`vision.render_distractors.draw_distractors`,
+    drawn first, the dice kept off them; ``LabelledImage.distractor_boxes``);
+    0, 0 and 0 draw exactly what the shipped detector was trained on. Raises ValueError for a
+    share outside 0..1."""
+    for share in (marbled, translucent, distractors):
+        if not 0.0 <= share <= 1.0:
+            raise ValueError(f"a share is 0..1, not {share}")
     import pathlib
 
     from vision.dice_data import LabelledImage
@@ -451,6 +458,15 @@ def synthetic_training_images(n: int, rng: np.random.Generator, backgrounds: Seq
                 if all(math.hypot(x - a, y - b) > 1.3 * (s + r) / 2 + 2 for a, b, r in taken):
                     return x, y
             return None
+
+        dboxes = np.zeros((0, 4))
+        if distractors > 0 and rng.random() < distractors:
+            from vision.render_distractors import draw_distractors
+
+            spots = [(float(rng.uniform(size, w - size)), float(rng.uniform(size, h - size)))
+                     for _ in range(int(rng.integers(1, 7)))]
+            dboxes, radii = draw_distractors(img, rng, size, spots)
+            taken += [(x, y, 1.6 * r) for (x, y), r in zip(spots, radii)]
 
         if rng.random() < cube_prob:
             cs = size * rng.uniform(1.1, 1.5)
@@ -490,7 +506,8 @@ def synthetic_training_images(n: int, rng: np.random.Generator, backgrounds: Seq
             values.append(d.value)
         item = LabelledImage("synthetic", pathlib.Path(f"synthetic_{k}.png"),
                              np.asarray(boxes, np.float64).reshape(-1, 4), np.asarray(values, np.int64), (w, h),
-                             np.asarray(cboxes, np.float64).reshape(-1, 4), np.asarray(cvalues, np.int64))
+                             np.asarray(cboxes, np.float64).reshape(-1, 4), np.asarray(cvalues, np.int64),
+                             dboxes)
         out.append((img, item))
     return out
 

@@ -105,7 +105,8 @@ def classifier_samples(items: list[tuple[np.ndarray, LabelledImage]], rng: np.ra
     at most this many of an image's false alarms per epoch; ``mild``: see :func:`photometric`;
     ``side_faces``: share of the labelled real dice that also give a "not a die" patch centred
     0.7-1.0 sides below them (within 25 degrees), where an oblique photo shows a die's front face
-    (a face with pips, read as a die), when no labelled die is there."""
+    (a face with pips, read as a die), when no labelled die is there. Each of an item's
+    ``distractor_boxes`` (marks that are not dice) gives a "not a die" patch every epoch."""
     patches, labels = [], []
 
     def add(img, c, s, label):
@@ -121,6 +122,10 @@ def classifier_samples(items: list[tuple[np.ndarray, LabelledImage]], rng: np.ra
             hx, hy, hs = negs[k]
             add(img, (hx + rng.normal(0, 0.05 * hs), hy + rng.normal(0, 0.05 * hs)),
                 hs * math.exp(rng.uniform(-0.15, 0.15)), NONE_CLASS)
+        for x0, y0, x1, y1 in item.distractor_boxes:  # printed marks and checkers drawn as decoys
+            ds = max(x1 - x0, y1 - y0)
+            add(img, ((x0 + x1) / 2 + rng.normal(0, 0.05 * ds), (y0 + y1) / 2 + rng.normal(0, 0.05 * ds)),
+                ds * math.exp(rng.uniform(-0.15, 0.15)), NONE_CLASS)
         for (mx, my, ms, mv) in (matched or {}).get(idx, []):
             add(img, (mx + rng.normal(0, 0.03 * ms), my + rng.normal(0, 0.03 * ms)),
                 ms * math.exp(rng.uniform(-0.1, 0.1)), int(mv) - 1)
@@ -591,6 +596,9 @@ def main() -> None:
                     help="share (0..1) of the randomly coloured synthetic dice drawn marbled (veins of a third colour)")
     ap.add_argument("--translucent", type=float, default=0.0,
                     help="share (0..1) of the randomly coloured synthetic dice drawn translucent, hidden pips showing")
+    ap.add_argument("--distractors", type=float, default=0.0,
+                    help="share (0..1) of the synthetic photos that also get printed text, checkers, scales and "
+                         "symbols, read as 'not a die'")
     ap.add_argument("--mild-aug", action="store_true",
                     help="classifier patches: no grey conversion, lighter blur (see photometric)")
     ap.add_argument("--side-faces", type=float, default=0.0,
@@ -599,7 +607,7 @@ def main() -> None:
                     help="train on the labelled boxes as they are (a one's pip box is not widened to its die)")
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args()
-    for share in ("marbled", "translucent"):
+    for share in ("marbled", "translucent", "distractors"):
         if not 0.0 <= getattr(args, share) <= 1.0:
             ap.error(f"--{share} must be a share 0..1, got {getattr(args, share)}")
     torch.set_num_threads(args.threads)
@@ -626,7 +634,7 @@ def main() -> None:
     if args.synthetic:
         from vision.render_dice import synthetic_training_images
         items += synthetic_training_images(args.synthetic, rng, backgrounds=[], marbled=args.marbled,
-                                           translucent=args.translucent)
+                                           translucent=args.translucent, distractors=args.distractors)
         # plain table backgrounds only: pasting onto the real photos could cover labelled dice
     if args.boards:
         items += board_items(args.boards, rng)
