@@ -3,7 +3,7 @@
 A photo of a board holds things a dice reader may take for a die: a checker (a disc with a rim)
 and its printed or embossed icon (a ring round a dot reads like a one), a maker's text on the
 frame ("www.f" read as a five), a printed scale (tick marks read as a four), small printed
-symbols. :func:`draw_distractors` draws such marks, about a die's size, onto an image and returns
+symbols, the digits of a game clock's display. :func:`draw_distractors` draws such marks, about a die's size, onto an image and returns
 boxes on them, which training samples as "not a die" patches
 (:class:`vision.dice_data.LabelledImage` ``distractor_boxes``). No square outline round dots is
 ever drawn: that is a die.
@@ -18,7 +18,7 @@ from typing import Callable
 import numpy as np
 
 #: The kinds of marks :func:`draw_distractors` draws.
-KINDS = ("text", "checker", "scale", "symbol")
+KINDS = ("text", "checker", "scale", "symbol", "display")
 
 _TEXT_CHARS = string.ascii_letters + "..:/-&"
 
@@ -91,8 +91,13 @@ def _checker(rng: np.random.Generator, side: float) -> tuple[np.ndarray, np.ndar
         a = int(round(r * rng.uniform(0.2, 0.4)))
         cv2.line(canvas, (c[0] - a, c[1]), (c[0] + a, c[1]), ink, max(1, rim), cv2.LINE_AA)
         cv2.line(canvas, (c[0], c[1] - a), (c[0], c[1] + a), ink, max(1, rim), cv2.LINE_AA)
-    # lit from one side
     yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    if rng.random() < 0.35:  # metal (brass, gold, steel): turned rings catch the light
+        rr = np.hypot(xx - c[0], yy - c[1]) / max(r, 1)
+        canvas *= (0.8 + 0.35 * np.sin(2 * math.pi * rr * rng.uniform(1.5, 3.5) + rng.uniform(0, 6)))[..., None]
+        hx, hy = c[0] + r * rng.uniform(-0.5, 0.5), c[1] + r * rng.uniform(-0.5, 0.5)
+        canvas += (120 * np.exp(-((xx - hx) ** 2 + (yy - hy) ** 2) / (2 * (0.25 * r) ** 2)))[..., None]
+    # lit from one side
     ang = rng.uniform(0, 2 * math.pi)
     canvas += (((xx - c[0]) * math.cos(ang) + (yy - c[1]) * math.sin(ang)) / max(r, 1) * rng.uniform(0, 25))[..., None]
     return np.clip(canvas, 0, 255).astype(np.uint8), mask, [(float(c[0]), float(c[1]))]
@@ -154,6 +159,53 @@ def _symbol(rng: np.random.Generator, side: float) -> tuple[np.ndarray, np.ndarr
     return _ink(rng, mask), mask, [(float(c[0]), float(c[1]))]
 
 
+#: Segments (a top, b top right, c bottom right, d bottom, e bottom left, f top left, g middle)
+#: of each digit on a seven-segment display.
+_SEGMENTS = ("abcdef", "bc", "abdeg", "abcdg", "bcfg", "acdfg", "acdefg", "abc", "abcdefg", "abcdfg")
+
+
+def _display(rng: np.random.Generator, side: float) -> tuple[np.ndarray, np.ndarray, list[tuple[float, float]]]:
+    """A game clock's display: 3-4 seven-segment digits 0.4-1.0 die sides high, often a colon,
+    dark on a light panel or lit on a dark one."""
+    import cv2
+
+    h = side * rng.uniform(0.4, 1.0)
+    wd = h * 0.55
+    count = int(rng.integers(3, 5))  # a panel about twice as wide as high: not a cube's square face
+    gap = wd * 0.45
+    total = count * wd + (count - 1) * gap
+    n = int(math.ceil(total * 1.3)) + 6
+    ink_c = _colour(rng)
+    panel = np.clip(255 - ink_c + rng.normal(0, 30, 3), 0, 255)
+    canvas = np.empty((n, n, 3), np.float32)
+    canvas[:] = panel
+    mask = np.zeros((n, n), np.uint8)
+    x0, y0 = (n - total) / 2, (n - h) / 2
+    pad = h * 0.2
+    cv2.rectangle(mask, (int(x0 - pad), int(y0 - pad)), (int(x0 + total + pad), int(y0 + h + pad)), 255, -1)
+    if rng.random() < 0.3:  # digits alone, no panel
+        mask[:] = 0
+    digits = np.zeros((n, n), np.uint8)
+    thick = max(1, int(round(h * 0.12)))
+    for k in range(count):
+        left = x0 + k * (wd + gap)
+        pts = {"a": ((0, 0), (1, 0)), "b": ((1, 0), (1, 0.5)), "c": ((1, 0.5), (1, 1)), "d": ((0, 1), (1, 1)),
+               "e": ((0, 0.5), (0, 1)), "f": ((0, 0), (0, 0.5)), "g": ((0, 0.5), (1, 0.5))}
+        for seg in _SEGMENTS[int(rng.integers(10))]:
+            (ax, ay), (bx, by) = pts[seg]
+            cv2.line(digits, (int(round(left + ax * wd)), int(round(y0 + ay * h))),
+                     (int(round(left + bx * wd)), int(round(y0 + by * h))), 255, thick, cv2.LINE_AA)
+        if k == count // 2 - 1 and count >= 3 and rng.random() < 0.6:
+            cx = int(round(left + wd + gap / 2))
+            for fy in (0.3, 0.7):
+                cv2.circle(digits, (cx, int(round(y0 + fy * h))), max(1, thick // 2), 255, -1, cv2.LINE_AA)
+    a = digits.astype(np.float32)[..., None] / 255.0
+    canvas = canvas * (1 - a) + ink_c * a
+    mask = np.maximum(mask, digits)
+    spots = [(x0 + total * f, y0 + h / 2) for f in rng.uniform(0.15, 0.85, 1 + int(total > 1.5 * side))]
+    return np.clip(canvas, 0, 255).astype(np.uint8), mask, spots
+
+
 def _ink(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
     """A canvas of one ink colour the shape of ``mask``."""
     canvas = np.empty(mask.shape + (3,), np.uint8)
@@ -162,7 +214,7 @@ def _ink(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
 
 
 _MARKS: dict[str, Callable[[np.random.Generator, float], tuple[np.ndarray, np.ndarray, list[tuple[float, float]]]]] = {
-    "text": _text, "checker": _checker, "scale": _scale, "symbol": _symbol,
+    "text": _text, "checker": _checker, "scale": _scale, "symbol": _symbol, "display": _display,
 }
 
 
