@@ -20,7 +20,8 @@ class LabelledImage:
     """One photo and its dice: ``boxes`` (N, 4) float64 ``x0, y0, x1, y1`` in image pixels,
     ``values`` (N,) int64 pip values 1..6, ``size`` ``(width, height)`` in pixels; synthetic images
     may also hold doubling cubes (``cube_boxes`` (M, 4), ``cube_values`` (M,) in 2..64) and marks
-    that are not dice (``distractor_boxes`` (K, 4): printed text, checkers, scales, symbols; see
+    that are not dice (``distractor_boxes`` (K, 4): printed text, checkers, scales, symbols, a
+    clock's digits; see
     :mod:`vision.render_distractors`), which training reads as "not a die"."""
 
     dataset: str

@@ -429,7 +429,8 @@ def synthetic_training_images(n: int, rng: np.random.Generator, backgrounds: Seq
     (:class:`DieStyle` ``marble``), and the share ``translucent`` (0..1) of those a translucent,
     often dark body through which the hidden faces' pips show (:class:`DieStyle` ``ghost``);
     the share ``distractors`` (0..1) of the photos also gets 1-6 marks that are not dice (printed
-    text, checkers with icons, scales, symbols: :func:`vision.render_distractors.draw_distractors`,
+    text, checkers with icons, scales, symbols, a clock's digits:
+    :func:`vision.render_distractors.draw_distractors`,
     drawn first, the dice kept off them; ``LabelledImage.distractor_boxes``);
     0, 0 and 0 draw exactly what the shipped detector was trained on. Raises ValueError for a
     share outside 0..1."""

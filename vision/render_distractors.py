@@ -162,6 +162,9 @@ def _symbol(rng: np.random.Generator, side: float) -> tuple[np.ndarray, np.ndarr
 #: Segments (a top, b top right, c bottom right, d bottom, e bottom left, f top left, g middle)
 #: of each digit on a seven-segment display.
 _SEGMENTS = ("abcdef", "bc", "abdeg", "abcdg", "bcfg", "acdfg", "acdefg", "abc", "abcdefg", "abcdfg")
+#: Each segment's ends in a digit's box (x, y in 0..1 of its width and height, y down).
+_SEGMENT_ENDS = {"a": ((0, 0), (1, 0)), "b": ((1, 0), (1, 0.5)), "c": ((1, 0.5), (1, 1)), "d": ((0, 1), (1, 1)),
+                 "e": ((0, 0.5), (0, 1)), "f": ((0, 0), (0, 0.5)), "g": ((0, 0.5), (1, 0.5))}
 
 
 def _display(rng: np.random.Generator, side: float) -> tuple[np.ndarray, np.ndarray, list[tuple[float, float]]]:
@@ -189,10 +192,8 @@ def _display(rng: np.random.Generator, side: float) -> tuple[np.ndarray, np.ndar
     thick = max(1, int(round(h * 0.12)))
     for k in range(count):
         left = x0 + k * (wd + gap)
-        pts = {"a": ((0, 0), (1, 0)), "b": ((1, 0), (1, 0.5)), "c": ((1, 0.5), (1, 1)), "d": ((0, 1), (1, 1)),
-               "e": ((0, 0.5), (0, 1)), "f": ((0, 0), (0, 0.5)), "g": ((0, 0.5), (1, 0.5))}
         for seg in _SEGMENTS[int(rng.integers(10))]:
-            (ax, ay), (bx, by) = pts[seg]
+            (ax, ay), (bx, by) = _SEGMENT_ENDS[seg]
             cv2.line(digits, (int(round(left + ax * wd)), int(round(y0 + ay * h))),
                      (int(round(left + bx * wd)), int(round(y0 + by * h))), 255, thick, cv2.LINE_AA)
         if k == count // 2 - 1 and count >= 3 and rng.random() < 0.6:

@@ -122,7 +122,7 @@ def classifier_samples(items: list[tuple[np.ndarray, LabelledImage]], rng: np.ra
             hx, hy, hs = negs[k]
             add(img, (hx + rng.normal(0, 0.05 * hs), hy + rng.normal(0, 0.05 * hs)),
                 hs * math.exp(rng.uniform(-0.15, 0.15)), NONE_CLASS)
-        for x0, y0, x1, y1 in item.distractor_boxes:  # printed marks and checkers drawn as decoys
+        for x0, y0, x1, y1 in item.distractor_boxes:  # marks that are not dice
             ds = max(x1 - x0, y1 - y0)
             add(img, ((x0 + x1) / 2 + rng.normal(0, 0.05 * ds), (y0 + y1) / 2 + rng.normal(0, 0.05 * ds)),
                 ds * math.exp(rng.uniform(-0.15, 0.15)), NONE_CLASS)
@@ -597,8 +597,8 @@ def main() -> None:
     ap.add_argument("--translucent", type=float, default=0.0,
                     help="share (0..1) of the randomly coloured synthetic dice drawn translucent, hidden pips showing")
     ap.add_argument("--distractors", type=float, default=0.0,
-                    help="share (0..1) of the synthetic photos that also get printed text, checkers, scales and "
-                         "symbols, read as 'not a die'")
+                    help="share (0..1) of the synthetic photos that also get printed text, checkers, scales, "
+                         "symbols and a clock's digits, read as 'not a die'")
     ap.add_argument("--mild-aug", action="store_true",
                     help="classifier patches: no grey conversion, lighter blur (see photometric)")
     ap.add_argument("--side-faces", type=float, default=0.0,
