@@ -49,7 +49,7 @@ def main() -> int:
                     help="free-photo classifier ONNX to read with (default: the shipped one)")
     ap.add_argument("--scales", type=int, nargs="+", default=[1, 2, 3])
     ap.add_argument("--reach", type=float, default=25.0,
-                    help="a reading counts for a labelled die within this many pixels (at 1x; scaled)")
+                    help="a reading counts for a labelled die within this many pixels of the photo at 1x")
     args = ap.parse_args()
     import cv2
 
@@ -63,6 +63,7 @@ def main() -> int:
         settings.photo_classifier = str(args.classifier)
     reader = DiceReader(None, settings)
     totals = {f: [0, 0, 0, 0, 0] for f in args.scales}  # labelled, found, wrong, false, exact photos
+    n = 0  # photos read
     for path in sorted((args.boards / "images").iterdir()):
         label = json.loads((args.boards / "labels" / f"{path.stem}.json").read_text())
         truth = [(int(d["value"]), float(d["xy"][0]), float(d["xy"][1])) for d in label.get("dice", [])]
@@ -70,6 +71,7 @@ def main() -> int:
         if img is None:
             print(f"{path.name}: unreadable, skipped", file=sys.stderr)
             continue
+        n += 1
         row = []
         for f in args.scales:
             im = img if f == 1 else cv2.resize(img, None, fx=f, fy=f, interpolation=cv2.INTER_CUBIC)
@@ -80,7 +82,6 @@ def main() -> int:
             t[0] += len(truth); t[1] += found; t[2] += wrong; t[3] += false; t[4] += exact
             row.append(f"{f}x {sorted(v for v, _, _ in read)}{'' if exact else ' X'}")
         print(f"{path.name:22s} truth {sorted(v for v, _, _ in truth)}  " + " | ".join(row))
-    n = len(list((args.boards / "images").iterdir()))
     for f, (lab, found, wrong, false, exact) in totals.items():
         print(f"{f}x: {exact}/{n} photos exact; dice {found}/{lab} found, {wrong} wrong values, {false} false dice")
     return 0

@@ -21,25 +21,6 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
-def marks_photos(n: int, seed: int) -> list:
-    """``n`` (480, 640, 3) uint8 BGR photos of six marks each, no die."""
-    import numpy as np
-
-    from vision.render_dice import random_background
-    from vision.render_distractors import draw_distractors
-
-    rng = np.random.default_rng(seed)
-    out = []
-    for _ in range(n):
-        img = random_background(rng, (640, 480))
-        side = float(np.exp(rng.uniform(np.log(18), np.log(60))))
-        spots = [(float(rng.uniform(2 * side, 640 - 2 * side)), float(rng.uniform(2 * side, 480 - 2 * side)))
-                 for _ in range(6)]
-        draw_distractors(img, rng, side, spots)
-        out.append(img)
-    return out
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--classifier", nargs="+", default=["shipped"],
@@ -51,8 +32,12 @@ def main() -> int:
 
     from vision.dice import DiceReader, DiceSettings
 
+    import numpy as np
+
+    from vision.render_distractors import marks_photos
+
     cv2.setNumThreads(1)
-    photos = marks_photos(args.photos, args.seed)
+    photos = marks_photos(args.photos, np.random.default_rng(args.seed))
     for cls in args.classifier:
         settings = DiceSettings()
         if cls != "shipped":

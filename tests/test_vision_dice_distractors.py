@@ -1,4 +1,5 @@
-"""Marks that are not dice (printed text, checkers, scales, symbols) on synthetic training photos."""
+"""Marks that are not dice (printed text, checkers, scales, symbols, a clock's digits) on synthetic
+training photos."""
 
 from __future__ import annotations
 
@@ -6,12 +7,12 @@ import numpy as np
 import pytest
 
 from vision.render_dice import synthetic_training_images
-from vision.render_distractors import draw_distractors
+from vision.render_distractors import draw_distractors, marks_photos
 
 
 def test_each_mark_is_drawn_where_asked_and_its_boxes_lie_on_it():
     rng = np.random.default_rng(7)
-    for _ in range(12):  # every kind comes up among a dozen marks
+    for _ in range(12):  # a dozen marks of random kinds
         img = np.full((200, 300, 3), 128, np.uint8)
         boxes, radii = draw_distractors(img, rng, 30.0, [(150.0, 100.0)])
         changed = np.argwhere(np.abs(img.astype(int) - 128).sum(axis=2) > 30)
@@ -56,17 +57,8 @@ def test_the_free_photo_reader_reads_no_die_on_marks_that_are_not_dice():
     import cv2
 
     from vision.dice import DiceReader
-    from vision.render_dice import random_background
 
     cv2.setNumThreads(1)
     reader = DiceReader()
-    rng = np.random.default_rng(2024)
-    false = 0
-    for _ in range(20):
-        img = random_background(rng, (640, 480))
-        side = float(np.exp(rng.uniform(np.log(18), np.log(60))))
-        spots = [(float(rng.uniform(2 * side, 640 - 2 * side)), float(rng.uniform(2 * side, 480 - 2 * side)))
-                 for _ in range(6)]
-        draw_distractors(img, rng, side, spots)
-        false += len(reader.read(img))
+    false = sum(len(reader.read(img)) for img in marks_photos(20, np.random.default_rng(2024)))
     assert false <= 2, f"{false} dice read on 120 marks that are not dice"

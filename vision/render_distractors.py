@@ -42,6 +42,23 @@ def draw_distractors(image: np.ndarray, rng: np.random.Generator, die_side: floa
     return np.asarray(boxes, np.float64).reshape(-1, 4), radii
 
 
+def marks_photos(n: int, rng: np.random.Generator) -> list[np.ndarray]:
+    """``n`` (480, 640, 3) uint8 BGR photos holding no die: a random table background
+    (:func:`vision.render_dice.random_background`) with six marks sized for dice of 18-60 pixels
+    (a dice reader's false dice on them; ``benchmarks/dice_marks.py``)."""
+    from vision.render_dice import random_background
+
+    out = []
+    for _ in range(n):
+        img = random_background(rng, (640, 480))
+        side = float(np.exp(rng.uniform(np.log(18), np.log(60))))
+        spots = [(float(rng.uniform(2 * side, 640 - 2 * side)), float(rng.uniform(2 * side, 480 - 2 * side)))
+                 for _ in range(6)]
+        draw_distractors(img, rng, side, spots)
+        out.append(img)
+    return out
+
+
 def _colour(rng: np.random.Generator) -> np.ndarray:
     return rng.integers(0, 256, 3).astype(np.float32)
 
