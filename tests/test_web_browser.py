@@ -134,7 +134,7 @@ def test_new_match_from_the_form_and_mat_download(page, served, tmp_path):
     assert name == "new_match"
     assert settings["players"] == ["Carol", "Dave"] and settings["match_length"] == 7
     assert settings["mode"] == "tournament"
-    page.wait_for_function("document.querySelector('#score').innerText.includes('Carol')", timeout=WAIT)
+    page.wait_for_function("() => document.querySelector('#score').innerText.includes('Carol')", timeout=WAIT)
     assert "to 7 points" in page.locator("#match-length").inner_text()
     assert page.locator("#pips").count() == 0  # tournament mode: no pip counts
     with page.expect_download() as info:
