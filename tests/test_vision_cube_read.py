@@ -80,7 +80,30 @@ def test_cubes_on_real_board_photos(readers, shared_data):
             centred += 1
             centred_right += got.place == "centre"
     assert labelled == 8
-    # first session: found 5, value right 1 (64 read as 8, 16 or 32)
-    assert found >= 6 and right >= 5, (found, right)
+    # first session: found 5, value right 1 (64 read as 8, 16 or 32); before CUBE_SCALES 5 right
+    # (frame0's logo cube, sized by the detector as a die, read as 16 at 0.92)
+    assert found >= 6 and right >= 6, (found, right)
     assert centred_right == centred
     assert false == 0
+
+
+def test_reading_at_several_sizes_averages_each_size(readers):
+    from vision.dice import Candidate
+    from vision.render_dice import render_roll_on_board
+
+    rng = np.random.default_rng(5)
+    roll = next(r for r in (render_roll_on_board(rng, cube_prob=1.0) for _ in range(10)) if r.cube is not None)
+    cube_reader = readers[1]
+    cand = Candidate(center=roll.cube.center, size=0.8 * roll.cube.size, score=1.0)
+    one = cube_reader.probabilities(roll.image, [cand], turns=4)
+    assert np.allclose(cube_reader.probabilities(roll.image, [cand], turns=4, scales=(1.0,)), one)
+    each = [cube_reader.probabilities(roll.image, [Candidate(center=cand.center, size=cand.size * z, score=1.0)],
+                                      turns=4) for z in (0.75, 1.25)]
+    both = cube_reader.probabilities(roll.image, [cand, cand], turns=4, scales=(0.75, 1.25))
+    assert both.shape == (2, 7)
+    assert np.allclose(both[0], (each[0][0] + each[1][0]) / 2, atol=1e-6)
+    assert not np.allclose(each[0], each[1], atol=1e-3)  # the sizes read differently
+    with pytest.raises(ValueError):
+        cube_reader.probabilities(roll.image, [cand], scales=(1.0, 0.0))
+    with pytest.raises(ValueError, match="unturned"):
+        cube_reader.probabilities(roll.image, [cand], turns=4, unturned=one, scales=(0.9, 1.1))
