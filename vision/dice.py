@@ -27,7 +27,7 @@ import numpy as np
 
 from companion.observation import DieReading
 from vision.dice_patches import DETECT_DIE_PX, STRIDE, VALUE_PATCH, crop_patch, detector_blob, patches_blob
-from vision.onnx_model import load_onnx
+from vision.onnx_model import AveragedNets, load_onnx
 
 MODELS = pathlib.Path(__file__).resolve().parent / "models"
 
@@ -133,7 +133,10 @@ class DiceSettings:
     wider, 24 channels, trained with milder colour changes and with the detector's own candidates
     on labelled dice as extra positives: more dice found on the held-out photos,
     vision/models/README.md; registered boards keep the faster ``dice_classifier.onnx``,
-    within the 10 ms budget); ``photo_value_patch``: that classifier's patch side (pixels);
+    within the 10 ms budget); ``photo_classifier_extra``: file names of further free-photo
+    classifiers (same input and classes) whose probabilities are averaged with
+    ``photo_classifier``'s (:class:`vision.onnx_model.AveragedNets`; empty: that one alone);
+    ``photo_value_patch``: that classifier's patch side (pixels);
     ``second_views``: on free photos, a merged candidate not read as a die whose values 1..6
     together reach this probability has the candidates the merge dropped around it (other pyramid
     levels' views of the spot, of other centres and sizes) read too, those not near a die already
@@ -197,6 +200,7 @@ class DiceSettings:
     max_dice: int = 64
     recentre_ones: float = 0.2
     photo_classifier: Optional[str] = "dice_classifier_photo.onnx"
+    photo_classifier_extra: tuple[str, ...] = ()
     photo_value_patch: int = VALUE_PATCH
     detector: str = "dice_detector.onnx"
     second_views: Optional[float] = 0.1
@@ -248,7 +252,13 @@ class DiceReader:
         self.classifier = model("dice_classifier.onnx")
         st = self.settings
         self.field_detector = model(st.field_detector) if st.field_detector else self.detector
-        self.photo_classifier = model(st.photo_classifier) if st.photo_classifier else self.classifier
+        if st.photo_classifier:
+            self.photo_classifier = model(st.photo_classifier)
+            if st.photo_classifier_extra:
+                self.photo_classifier = AveragedNets([self.photo_classifier]
+                                                     + [model(n) for n in st.photo_classifier_extra])
+        else:
+            self.photo_classifier = self.classifier
 
     # ------------------------------------------------------------------ detection
     def detect(self, image_bgr: np.ndarray, scale: float,
