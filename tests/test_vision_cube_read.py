@@ -105,5 +105,3 @@ def test_reading_at_several_sizes_averages_each_size(readers):
     assert not np.allclose(each[0], each[1], atol=1e-3)  # the sizes read differently
     with pytest.raises(ValueError):
         cube_reader.probabilities(roll.image, [cand], scales=(1.0, 0.0))
-    with pytest.raises(ValueError, match="unturned"):
-        cube_reader.probabilities(roll.image, [cand], turns=4, unturned=one, scales=(0.9, 1.1))

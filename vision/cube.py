@@ -59,16 +59,12 @@ class CubeReader:
         self.net = load_onnx(path)
 
     def probabilities(self, image_bgr: np.ndarray, cands: Sequence[Candidate], turns: int = 1,
-                      unturned: Optional[np.ndarray] = None, scales: Sequence[float] = (1.0,)) -> np.ndarray:
+                      scales: Sequence[float] = (1.0,)) -> np.ndarray:
         """(N, 7) float64 probabilities of the values 2, 4, 8, 16, 32, 64 and of "not a cube"
         (column 6; 0 for a 6-output model) for each candidate, averaged over ``turns`` quarter
-        turns of its patch (the number on a cube may face any way). ``unturned``: the (N, 7)
-        reading of the same patches as they lie (an earlier call with ``turns=1``): only the
-        turned patches then go through the network (the same result, one patch in ``turns``
-        fewer). ``scales``: read each candidate cropped at each of these multiples of its size
-        (at every turn) and average all readings, in one network pass. Raises ``ValueError`` when
-        ``unturned`` does not have one row per candidate or comes with other scales than (1.0,), or
-        a scale is not positive."""
+        turns of its patch (the number on a cube may face any way) and over ``scales``: each
+        candidate cropped at each of these multiples of its size, all in one network pass.
+        Raises ``ValueError`` when a scale is not positive."""
         from vision.dice_patches import CUBE_CONTEXT, crop_patch, patches_blob
 
         scales = tuple(float(z) for z in scales)
@@ -76,30 +72,18 @@ class CubeReader:
             raise ValueError(f"scales must be positive, got {scales}")
         if not cands:
             return np.zeros((0, 7))
-        first = 0
-        if unturned is not None:
-            if scales != (1.0,):
-                raise ValueError("unturned is the reading at the candidates' own size: scales must be (1.0,)")
-            unturned = np.asarray(unturned, dtype=np.float64)
-            if unturned.shape != (len(cands), 7):
-                raise ValueError(f"unturned must be ({len(cands)}, 7), got {unturned.shape}")
-            if turns <= 1:
-                return unturned.copy()
-            first = 1
         blob = patches_blob([crop_patch(image_bgr, c.center, c.size * z, context=CUBE_CONTEXT)
                              for z in scales for c in cands])
         if turns > 1:
-            blob = np.ascontiguousarray(np.concatenate([np.rot90(blob, k, axes=(2, 3)) for k in range(first, turns)]))
+            blob = np.ascontiguousarray(np.concatenate([np.rot90(blob, k, axes=(2, 3)) for k in range(turns)]))
         self.net.setInput(blob)
         logits = self.net.forward().astype(np.float64)
         logits -= logits.max(axis=1, keepdims=True)
         e = np.exp(logits)
         # (readings, N, classes): every turn of every scale of a candidate averaged
-        p = (e / e.sum(axis=1, keepdims=True)).reshape((turns - first) * len(scales), len(cands), -1)
+        p = (e / e.sum(axis=1, keepdims=True)).reshape(max(turns, 1) * len(scales), len(cands), -1)
         if p.shape[2] == 6:
             p = np.concatenate([p, np.zeros(p.shape[:2] + (1,))], axis=2)
-        if unturned is not None:
-            p = np.concatenate([unturned[None], p])
         return p.mean(axis=0)
 
     def values(self, image_bgr: np.ndarray, cands: Sequence[Candidate]) -> np.ndarray:
@@ -153,9 +137,9 @@ def cube_from_scan(image_bgr: np.ndarray, cands: Sequence[Candidate], probs: np.
     A candidate's cube score is the dice classifier's "doubling cube" probability, halved on the
     points of a registered board (the cube is kept on the bar, the rail or in a tray; it crosses
     the points only while a double is offered). The best one is the cube when its score reaches
-    :data:`CUBE_ACCEPT` and the cube network (reading it at four quarter turns and the sizes :data:`CUBE_SCALES` when its first
-    reading's best value is below :data:`SURE`) does not call it "not a cube" (above 0.5). Its value is the network's most likely one; a cube in
-    the centre (no double yet) shows 64 by the rules, so there 64's probability is weighted by
+    :data:`CUBE_ACCEPT` and the cube network (reading it at four quarter turns and the sizes
+    :data:`CUBE_SCALES` when its first reading's best value is below :data:`SURE`) does not call
+    it "not a cube" (above 0.5). Its value is the network's most likely one; a cube in the centre (no double yet) shows 64 by the rules, so there 64's probability is weighted by
     :data:`CENTRE_PRIOR` before the most likely value is taken.
     """
     if len(cands) == 0:

@@ -26,8 +26,8 @@ def load_onnx(path: pathlib.Path | str) -> Any:
 class AveragedNets:
     """Several classifiers read as one: the same ``setInput`` / ``forward`` as a ``cv2.dnn.Net``,
     ``forward`` giving the log of the members' mean softmax, (N, C) float32, so that a softmax of
-    it is their averaged probabilities (an ensemble of networks trained alike from other seeds
-    errs less than each). ``nets``: the ``cv2.dnn.Net`` s (at least one, the same classes).
+    it is their averaged probabilities (networks trained alike from other seeds err on
+    different patches; measured in vision/models/README.md, twelfth session). ``nets``: the ``cv2.dnn.Net`` s (at least one, the same classes).
     Raises ``ValueError`` for no nets or members whose outputs differ in shape."""
 
     def __init__(self, nets: list[Any]) -> None:
