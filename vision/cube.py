@@ -86,12 +86,6 @@ class CubeReader:
             p = np.concatenate([p, np.zeros(p.shape[:2] + (1,))], axis=2)
         return p.mean(axis=0)
 
-    def values(self, image_bgr: np.ndarray, cands: Sequence[Candidate]) -> np.ndarray:
-        """(N, 6) float64 probabilities of the values 2, 4, 8, 16, 32, 64 for each candidate
-        (renormalised without "not a cube")."""
-        p = self.probabilities(image_bgr, cands)[:, :6]
-        return p / np.maximum(p.sum(axis=1, keepdims=True), 1e-12)
-
 
 def cube_place(center: tuple[float, float], field: Any = None, image_size: Optional[tuple[int, int]] = None) -> str:
     """``"centre"``, ``"top"`` or ``"bottom"`` for a cube at image pixel ``center``.
