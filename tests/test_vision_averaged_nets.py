@@ -71,3 +71,26 @@ def test_held_out_reading_uses_the_held_out_copies_of_the_extra_classifiers():
                                           photo_classifier="heldout/dice_classifier_photo.onnx",
                                           photo_classifier_extra=("dice_classifier_photo.onnx",)))
     assert "dice_classifier_photo.onnx" in not_held_out(mixed, 0)
+
+
+def test_extra_classifiers_read_only_the_patches_the_first_one_is_unsure_of():
+    import cv2
+
+    from vision.dice_data import default_dice_root
+
+    photo = sorted((default_dice_root() / "nell-byler").rglob("*.jpg"))[0]
+    image = cv2.imread(str(photo))
+    extra = ("heldout/dice_classifier_photo.onnx",)
+    alone = DiceReader(None, DiceSettings(turns=1))
+    cands = alone.scan(image)[0]
+    assert len(cands) >= 4
+    first = alone.classify(image, cands, wider=False, photo=True)
+    both = DiceReader(None, DiceSettings(turns=1, photo_classifier_extra=extra)).classify(
+        image, cands, wider=False, photo=True)
+    gated = DiceReader(None, DiceSettings(turns=1, photo_classifier_extra=extra, photo_extra_below=0.9)).classify(
+        image, cands, wider=False, photo=True)
+    sure = first.max(axis=1) >= 0.9
+    assert sure.any() and (~sure).any()  # both kinds of patch, or the test proves nothing
+    np.testing.assert_allclose(gated[sure], first[sure], atol=1e-6)
+    np.testing.assert_allclose(gated[~sure], both[~sure], atol=1e-6)
+    assert not np.allclose(both[sure], first[sure], atol=1e-4)

@@ -136,6 +136,9 @@ class DiceSettings:
     within the 10 ms budget); ``photo_classifier_extra``: file names of further free-photo
     classifiers (same input and classes) whose probabilities are averaged with
     ``photo_classifier``'s (:class:`vision.onnx_model.AveragedNets`; empty: that one alone);
+    ``photo_extra_below``: those further classifiers read only the patches whose best probability
+    by ``photo_classifier`` alone is below this (the others stand as it read them; None: every
+    patch);
     ``photo_value_patch``: that classifier's patch side (pixels);
     ``second_views``: on free photos, a merged candidate not read as a die whose values 1..6
     together reach this probability has the candidates the merge dropped around it (other pyramid
@@ -201,6 +204,7 @@ class DiceSettings:
     recentre_ones: float = 0.2
     photo_classifier: Optional[str] = "dice_classifier_photo.onnx"
     photo_classifier_extra: tuple[str, ...] = ()
+    photo_extra_below: Optional[float] = None
     photo_value_patch: int = VALUE_PATCH
     detector: str = "dice_detector.onnx"
     second_views: Optional[float] = 0.1
@@ -385,7 +389,15 @@ class DiceReader:
         net = self.photo_classifier if use_photo else self.classifier
         side = self.settings.photo_value_patch if use_photo and self.settings.photo_classifier else self.settings.value_patch
         blob = patches_blob([crop_patch(image_bgr, c.center, c.size, patch=side) for c in cands])
-        p = self._softmax(blob, net)
+        below = self.settings.photo_extra_below
+        if isinstance(net, AveragedNets) and below is not None:
+            # the further classifiers only where the first is unsure: the rest stand as read
+            p = self._softmax(blob, net.nets[0])
+            doubt = np.nonzero(p.max(axis=1) < below)[0]
+            if len(doubt):
+                p[doubt] = self._softmax(blob[doubt], net)
+        else:
+            p = self._softmax(blob, net)
         if self.settings.turns > 1:
             # read the unsure patches again turned by 90, 180 and 270 degrees (and cropped wider)
             # and average
