@@ -81,11 +81,11 @@ def test_extra_classifiers_read_only_the_patches_the_first_one_is_unsure_of():
     photo = sorted((default_dice_root() / "nell-byler").rglob("*.jpg"))[0]
     image = cv2.imread(str(photo))
     extra = ("heldout/dice_classifier_photo.onnx",)
-    alone = DiceReader(None, DiceSettings(turns=1))
+    alone = DiceReader(None, DiceSettings(turns=1, photo_classifier_extra=()))
     cands = alone.scan(image)[0]
     assert len(cands) >= 4
     first = alone.classify(image, cands, wider=False, photo=True)
-    both = DiceReader(None, DiceSettings(turns=1, photo_classifier_extra=extra)).classify(
+    both = DiceReader(None, DiceSettings(turns=1, photo_classifier_extra=extra, photo_extra_below=None)).classify(
         image, cands, wider=False, photo=True)
     gated = DiceReader(None, DiceSettings(turns=1, photo_classifier_extra=extra, photo_extra_below=0.9)).classify(
         image, cands, wider=False, photo=True)

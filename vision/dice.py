@@ -135,10 +135,14 @@ class DiceSettings:
     vision/models/README.md; registered boards keep the faster ``dice_classifier.onnx``,
     within the 10 ms budget); ``photo_classifier_extra``: file names of further free-photo
     classifiers (same input and classes) whose probabilities are averaged with
-    ``photo_classifier``'s (:class:`vision.onnx_model.AveragedNets`; empty: that one alone);
+    ``photo_classifier``'s (:class:`vision.onnx_model.AveragedNets`; empty: that one alone, as
+    shipped: two trainings of the shipped recipe averaged read fold 0's nell-byler 98.53% found /
+    99.40% value against 98.38 / 99.40 for the first alone, but lost a die of the board photos read
+    as free photos that the first reads, at each size; vision/models/README.md, thirteenth session);
     ``photo_extra_below``: those further classifiers read only the patches whose best probability
     by ``photo_classifier`` alone is below this (the others stand as it read them; None: every
-    patch);
+    patch; 0.9 read fold 0 exactly as every patch did, at 1.09-1.11x the time of one classifier
+    against 1.15-1.23x, free photos of both datasets);
     ``photo_value_patch``: that classifier's patch side (pixels);
     ``second_views``: on free photos, a merged candidate not read as a die whose values 1..6
     together reach this probability has the candidates the merge dropped around it (other pyramid
@@ -204,7 +208,7 @@ class DiceSettings:
     recentre_ones: float = 0.2
     photo_classifier: Optional[str] = "dice_classifier_photo.onnx"
     photo_classifier_extra: tuple[str, ...] = ()
-    photo_extra_below: Optional[float] = None
+    photo_extra_below: Optional[float] = 0.9
     photo_value_patch: int = VALUE_PATCH
     detector: str = "dice_detector.onnx"
     second_views: Optional[float] = 0.1
