@@ -56,6 +56,8 @@ def test_bad_input_is_one_line_and_exit_2(repo_root, tmp_path):
     junk.write_text("not a picture")
     res = _run(repo_root, junk)
     assert res.returncode == 2 and "cannot read" in res.stderr and len(res.stderr.strip().splitlines()) == 1
+    res = _run(repo_root, tmp_path)
+    assert res.returncode == 2 and "is a folder" in res.stderr and len(res.stderr.strip().splitlines()) == 1
     img = tmp_path / "ok.png"
     cv2.imwrite(str(img), np.zeros((40, 40, 3), np.uint8))
     res = _run(repo_root, img, "--annotate", tmp_path / "nowhere" / "out.png")

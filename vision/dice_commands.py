@@ -33,6 +33,8 @@ def run(args: argparse.Namespace) -> int:
     from vision.dice import DiceReader, ImageError
 
     path = pathlib.Path(args.image)
+    if path.is_dir():
+        raise UserError(f"{path} is a folder: give one image file")
     if not path.is_file():
         raise UserError(f"no such image file: {path}")
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
