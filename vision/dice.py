@@ -398,8 +398,9 @@ class DiceReader:
             # the further classifiers only where the first is unsure: the rest stand as read
             p = self._softmax(blob, net.nets[0])
             doubt = np.nonzero(p.max(axis=1) < below)[0]
-            if len(doubt):
-                p[doubt] = self._softmax(blob[doubt], net)
+            if len(doubt):  # the first's reading of them is kept, only the others run again
+                extra = sum(self._softmax(blob[doubt], other) for other in net.nets[1:])
+                p[doubt] = (p[doubt] + extra) / len(net.nets)
         else:
             p = self._softmax(blob, net)
         if self.settings.turns > 1:
