@@ -605,6 +605,9 @@ def main() -> None:
                     help="share of real dice that also give a 'not a die' patch where an oblique photo shows their front face")
     ap.add_argument("--raw-boxes", action="store_true",
                     help="train on the labelled boxes as they are (a one's pip box is not widened to its die)")
+    ap.add_argument("--label-corrections", type=pathlib.Path, default=None,
+                    help="train against the real photos' labels with these corrections applied "
+                         "(benchmarks/dice_label_corrections.json; vision.label_corrections)")
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args()
     for share in ("marbled", "translucent", "distractors"):
@@ -620,10 +623,22 @@ def main() -> None:
         print(msg, flush=True)
         logf.write(msg + "\n"); logf.flush()
 
+    corrections = []
+    if args.label_corrections is not None:
+        from vision.label_corrections import load_label_corrections
+
+        corrections = load_label_corrections(args.label_corrections)
     items = []
     for name, data in iter_datasets(args.data):
         if name == args.holdout_dataset:
             continue
+        if corrections:
+            from vision.label_corrections import with_corrections
+
+            # the labels as they should be: a three labelled 2 teaches "2", a die nobody labelled
+            # is mined as "not a die"; applied to the raw boxes, before with_die_boxes
+            data, applied = with_corrections(data, corrections)
+            log(f"{name}: {applied} label correction(s) from {args.label_corrections} (with those of a held-out fold)")
         if not args.raw_boxes:
             # boxes of a one's pip alone (matteop65) become boxes of the die
             data = with_die_boxes(data)
