@@ -55,7 +55,10 @@ class DieReading:
     roller's right-hand board, or (a setting) resting on a checker; ``reason`` is a
     stable code (e.g. ``"tilted"``, ``"off_board"``, ``"on_checker"``) and
     ``message`` a sentence for people. ``half`` is ``"left"``/``"right"`` of the
-    bar in the image, ``None`` when off the playing field.
+    bar in the image, ``None`` when off the playing field. ``owner``: the image side
+    (``"bottom"``/``"top"``) of the player whose set of dice this die belongs to by its
+    colour (the board profile's ``dice_sets``, ``vision.dice_sets``), ``None`` when the
+    sets are not told apart.
     """
 
     value: int
@@ -66,6 +69,7 @@ class DieReading:
     reason: Optional[str] = None
     message: Optional[str] = None
     half: Optional[Literal["left", "right"]] = None
+    owner: Optional[Literal["bottom", "top"]] = None
 
     def to_dict(self) -> dict[str, Any]:
         """The die as in ``companion read --json``."""
@@ -78,6 +82,7 @@ class DieReading:
             "reason": self.reason,
             "message": self.message,
             "half": self.half,
+            "owner": self.owner,
         }
 
 

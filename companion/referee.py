@@ -248,6 +248,7 @@ class Referee:
             board = observation_to_signed(obs, self.layout, 0)
         except TableError:
             return
+        obs = self.dice_in_play(obs)
         handler = {
             Phase.OPENING: self._on_opening,
             Phase.ROLL: self._on_roll,
@@ -258,6 +259,33 @@ class Referee:
             Phase.GAME_OVER: self._on_game_over,
         }[self.w.phase]
         handler(obs, board)
+
+    def dice_in_play(self, obs: Observation) -> Observation:
+        """``obs`` with only the dice that matter now, when the dice carry an
+        ``owner`` (each player's set told apart by colour, the board profile's
+        ``dice_sets``): waiting for a roll, or for the answer to a double, the
+        roller's (the doubler's) set; while a play is made or corrected, the
+        mover's set and the other player's dice on the playing field (his roll
+        ends the turn). The other set's dice lying idle (on the rail, in a tray,
+        beside the board) are then neither a roll nor cocked. In the opening
+        roll (a die from each player) a player's die off the playing field is
+        left out while another die of his set lies on it (the one he did not
+        roll). Dice without an owner are always kept."""
+        if not any(d.owner for d in obs.dice) or self.w.phase == Phase.GAME_OVER:
+            return obs
+        if self.w.phase == Phase.OPENING:
+            rolled = {d.owner for d in obs.dice if d.owner and d.half is not None}
+            dice = tuple(d for d in obs.dice if d.half is not None or d.owner not in rolled)
+            return obs if len(dice) == len(obs.dice) else dataclasses.replace(obs, dice=dice)
+        player = self.match.on_roll
+        if player is None:
+            return obs
+        mine = cube_side(player)
+        if self.w.phase in (Phase.PLAY, Phase.CORRECTION):
+            dice = tuple(d for d in obs.dice if d.owner in (None, mine) or d.half is not None)
+        else:
+            dice = tuple(d for d in obs.dice if d.owner in (None, mine))
+        return obs if len(dice) == len(obs.dice) else dataclasses.replace(obs, dice=dice)
 
     def _guess_layout(self, obs: Observation) -> Optional[TableLayout]:
         """Who plays which colour: the colour assignment whose board is closest

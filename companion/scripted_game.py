@@ -31,13 +31,17 @@ HAND_FRAMES = 2
 @dataclasses.dataclass(frozen=True)
 class DieSpec:
     """A die on the table: ``value`` 1..6, ``half`` ``"left"``/``"right"`` of the
-    bar in the image, ``cocked`` (tilted against the board's edge or a checker),
-    ``slot`` 0 or 1 (which of two positions in that half)."""
+    bar in the image (``None``: off the playing field, on the rail beside it),
+    ``cocked`` (tilted against the board's edge or a checker), ``slot`` 0 or 1
+    (which of two positions in that half), ``owner`` the image side
+    (``"bottom"``/``"top"``) of the player whose set it is by colour (``None``:
+    the sets are not told apart)."""
 
     value: int
-    half: str
+    half: Optional[str]
     cocked: bool = False
     slot: int = 0
+    owner: Optional[str] = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -73,16 +77,18 @@ def scene_observation(scene: Scene, layout: TableLayout = TableLayout(), frame_i
     """The Observation a perfect reader would give for ``scene``."""
     dice = []
     for d in scene.dice:
-        x = (820.0 if d.half == "right" else 300.0) + 90.0 * d.slot
+        x = {"right": 820.0, "left": 300.0}.get(d.half or "", 1220.0) + (90.0 * d.slot if d.half else 0.0)
+        y = 360.0 if d.half else 200.0 + 90.0 * d.slot
         dice.append(
             DieReading(
                 value=d.value,
-                center=(x, 360.0),
-                box=(x - 22, 338.0, x + 22, 382.0),
+                center=(x, y),
+                box=(x - 22, y - 22, x + 22, y + 22),
                 cocked=d.cocked,
                 reason="tilted" if d.cocked else None,
                 message="the die leans against the board's edge" if d.cocked else None,
                 half=d.half,  # type: ignore[arg-type]
+                owner=d.owner,  # type: ignore[arg-type]
             )
         )
     value, place = scene.cube

@@ -215,9 +215,10 @@ class Session:
         """Tell the dice reading who rolls next (``reader.set_roller(side)``,
         side ``"bottom"``/``"top"``/``None``: ``Referee.expected_roller``), so a
         die outside that player's right-hand board is read as cocked
-        (``wrong_half``) with its message. Who owns the dice is decided by where
-        they land (each player rolls into their own right-hand board, DESIGN.md);
-        the board profile holds no dice-set ownership."""
+        (``wrong_half``) with its message. Without the profile's ``dice_sets``
+        who owns the dice is decided by where they land (each player rolls into
+        their own right-hand board, DESIGN.md); with them, each die's ``owner``
+        by colour, and the other set is left out (``Referee.dice_in_play``)."""
         setter = getattr(self.reader, "set_roller", None)
         if setter is None:
             return
@@ -259,15 +260,19 @@ class Session:
         import numpy as np
 
         stable, snapshot = self._stable_obs, self._stable_snapshot
-        if (not self.stability_settings.fast_pickup or self.motion is None or stable is None or snapshot is None
-                or not stable.dice or any(d.box is None for d in stable.dice)):
+        if not self.stability_settings.fast_pickup or self.motion is None or stable is None or snapshot is None:
+            return None
+        with self._lock:  # the dice in play (an idle set of the other player's stays where it is)
+            in_play = self.referee.dice_in_play(stable).dice
+        idle = tuple(d for d in stable.dice if d not in in_play)
+        if not in_play or any(d.box is None for d in in_play):
             return None
         changed = self.motion.changed_mask(snapshot)
         if changed is None:
             return None
         scale = changed.shape[1] / image.shape[1]
         under_dice = np.zeros_like(changed)
-        for d in stable.dice:
+        for d in in_play:
             x0, y0, x1, y1 = d.box
             c0, r0 = max(0, int(x0 * scale) - 2), max(0, int(y0 * scale) - 2)
             c1, r1 = int(np.ceil(x1 * scale)) + 3, int(np.ceil(y1 * scale)) + 3
@@ -279,8 +284,10 @@ class Session:
         dice_near = getattr(self.reader, "dice_near", None)
         read_dice = getattr(self.reader, "read_dice", None)
         try:
-            dice = dice_near(image, [d.box for d in stable.dice]) if dice_near is not None else None
-            if dice is None and read_dice is not None:
+            dice = dice_near(image, [d.box for d in in_play]) if dice_near is not None else None
+            if dice is not None:  # looked for where the dice in play lay: the idle ones stay
+                dice = tuple(dice) + idle
+            elif read_dice is not None:
                 dice = read_dice(image)
             if dice is None:  # no dice-only reader: read the whole board
                 obs = self.reader(image)
@@ -289,9 +296,11 @@ class Session:
                 # nothing changed outside the dice boxes: the checkers, the cube
                 # and the (unoccluded) view are the stable board's
                 obs = dataclasses.replace(stable, dice=tuple(dice), occluded=False, unreadable_points=())
+            with self._lock:
+                still_down = self.referee.dice_in_play(obs).dice
         except Exception:  # noqa: BLE001 - the usual path reads it again when still
             return None
-        if obs.dice or board_key(obs)[:3] != board_key(stable)[:3] or board_key(obs)[4] != board_key(stable)[4]:
+        if still_down or board_key(obs)[:3] != board_key(stable)[:3] or board_key(obs)[4] != board_key(stable)[4]:
             return None
         obs = dataclasses.replace(obs, frame_index=frame.index, timestamp_ms=frame.timestamp_ms)
         confirmed = self.filter.confirm(obs, frame.timestamp_ms)

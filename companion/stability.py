@@ -72,7 +72,7 @@ def totals_problem(obs: Observation) -> Optional[str]:
 
 def board_key(obs: Observation) -> tuple:
     """A hashable summary of what the referee uses from ``obs``: points, bar,
-    trays, dice (value, cocked, half, sorted) and cube (value, place)."""
+    trays, dice (value, cocked, half, owner, sorted) and cube (value, place)."""
     return (
         tuple((p.count, p.colour if p.count else None) for p in obs.points),
         (obs.bar.light, obs.bar.dark),
@@ -83,7 +83,7 @@ def board_key(obs: Observation) -> tuple:
 
 
 def _dice_key(obs: Observation) -> tuple:
-    return tuple(sorted((d.value, d.cocked, d.reason or "", d.half or "") for d in obs.dice))
+    return tuple(sorted((d.value, d.cocked, d.reason or "", d.half or "", d.owner or "") for d in obs.dice))
 
 
 def _vote(values: list[Hashable]) -> tuple[Hashable, int]:

@@ -26,12 +26,15 @@ from __future__ import annotations
 import dataclasses
 import math
 import pathlib
-from typing import Any, Literal, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Literal, Optional, Sequence
 
 import numpy as np
 
 from companion.observation import DieReading
 from vision.onnx_model import load_onnx
+
+if TYPE_CHECKING:
+    from vision.dice_sets import DiceSets
 
 MODELS = pathlib.Path(__file__).resolve().parent / "models"
 #: Probability above which the tilt network calls a die not flat. On 150 validation boards
@@ -273,25 +276,31 @@ def judge_roll(dice: Sequence[DieReading], field: Any, image_bgr: Optional[np.nd
     by image side (``None``: unknown, the right-hand board is not checked). ``checkers``: checker
     discs ``(x, y, radius)`` in image pixels (for ``on_checker``). Raises ``ValueError`` when
     ``field`` is None. The first applicable reason wins, in the order off_board, on_bar,
-    wrong_half, tilted, on_checker.
+    wrong_half, tilted, on_checker. A die of the other player's set (its ``owner``, by colour,
+    :mod:`vision.dice_sets`, is not ``roller``) is not part of the roll: it gets its ``half`` and
+    no verdict (an idle pair on the rail or in a tray is not cocked).
     """
     if field is None:
         raise ValueError("judging cocked dice needs a registered board (field)")
     right_hand = {"bottom": "right", "top": "left"}.get(roller or "", None)
+    idle = [roller is not None and d.owner is not None and d.owner != roller for d in dice]
+    rolled = [d for d, i in zip(dice, idle) if not i]
     scores = np.zeros(len(dice))
-    if image_bgr is not None and len(dice):
+    if image_bgr is not None and rolled:
         if tilt_model is None:
             try:
                 tilt_model = TiltModel()
             except FileNotFoundError:
                 tilt_model = None
         if tilt_model is not None:
-            scores = roll_tilt_scores(image_bgr, dice, field, tilt_model)
+            scores[[k for k, i in enumerate(idle) if not i]] = roll_tilt_scores(image_bgr, rolled, field, tilt_model)
     out = []
-    for d, score in zip(dice, scores):
+    for d, score, not_rolled in zip(dice, scores, idle):
         area, half = place_of(d, field)
         reason = None
-        if area == "off":
+        if not_rolled:
+            pass
+        elif area == "off":
             reason = "off_board"
         elif area == "bar":
             reason = "on_bar"
@@ -311,12 +320,15 @@ def judge_scan(image_bgr: np.ndarray, cands: Sequence[Any], probs: np.ndarray, r
                roller: Optional[Literal["top", "bottom"]] = None,
                checkers: Sequence[tuple[float, float, float]] = (),
                rules: CockedRules = CockedRules(),
-               tilt_model: Optional["TiltModel"] = None) -> list[DieReading]:
+               tilt_model: Optional["TiltModel"] = None,
+               dice_sets: Optional["DiceSets"] = None) -> list[DieReading]:
     """The judged dice of a scanned registered frame, as ``companion read`` reports them: the
     accepted readings (``reader.dice_from_scan``, a :class:`vision.dice.DiceReader`), less those
     off the board's surface below :attr:`CockedRules.off_board_confidence`, plus the dice turned
     down because they lean (:func:`leaning_candidates`, same bar off the board), each judged by
-    :func:`judge_roll` (the same keyword arguments).
+    :func:`judge_roll` (the same keyword arguments). ``dice_sets``
+    (:class:`vision.dice_sets.DiceSets`): each die gets the ``owner`` its colour is nearer, and
+    the other player's set is left out of the roll; None: every die is the roller's.
 
     ``image_bgr``: (H, W, 3) uint8 BGR; ``cands``, ``probs``: :meth:`vision.dice.DiceReader.scan` of
     it with ``field``. Raises ``ValueError`` when ``field`` is None.
@@ -327,14 +339,19 @@ def judge_scan(image_bgr: np.ndarray, cands: Sequence[Any], probs: np.ndarray, r
     def sure(dice: Sequence[DieReading]) -> list[DieReading]:
         return [d for d in dice if d.confidence >= rules.off_board_confidence or place_of(d, field)[0] != "off"]
 
-    dice = sure(reader.dice_from_scan(cands, probs))
-    dice += sure(leaning_candidates(image_bgr, cands, probs, dice, field, tilt_model))
+    from vision.dice_sets import with_owners
+
+    dice = with_owners(image_bgr, sure(reader.dice_from_scan(cands, probs)), dice_sets)
+    roll = [d for d in dice if roller is None or d.owner in (None, roller)]
+    dice += with_owners(image_bgr, sure(leaning_candidates(image_bgr, cands, probs, dice, field, tilt_model,
+                                                           roll=roll)), dice_sets)
     return judge_roll(dice, field, image_bgr, roller=roller, checkers=checkers, rules=rules, tilt_model=tilt_model)
 
 
 def leaning_candidates(image_bgr: np.ndarray, cands: Sequence[Any], probs: np.ndarray,
                        dice: Sequence[DieReading], field: Any, tilt_model: Optional["TiltModel"],
-                       lean_threshold: float = LEAN_THRESHOLD, min_peak: float = LEAN_MIN_PEAK) -> list[DieReading]:
+                       lean_threshold: float = LEAN_THRESHOLD, min_peak: float = LEAN_MIN_PEAK,
+                       roll: Optional[Sequence[DieReading]] = None) -> list[DieReading]:
     """Dice the value classifier turned down because they lean: a die on an edge or against the
     rail shows two faces and reads as no clear value. Returns a :class:`DieReading` (value: the
     classifier's best guess) for each scanned candidate (:meth:`vision.dice.DiceReader.scan`:
@@ -345,12 +362,15 @@ def leaning_candidates(image_bgr: np.ndarray, cands: Sequence[Any], probs: np.nd
     and empty when ``dice`` already holds the two dice of a roll: a turned-down candidate is then
     not one of them (on a real board photo the digits of a game clock beside the board were taken
     for two leaning dice "off the board", a false accusation of a flat roll; on 150 validation
-    boards, seed 4242, no cocked die is lost by this).
+    boards, seed 4242, no cocked die is lost by this). ``roll``: the dice of ``dice`` that belong
+    to the roller's set (default: all of them; an idle pair of the other player's set in view
+    does not make a roll).
     """
-    if field is None or tilt_model is None or len(cands) == 0 or len(dice) >= 2:
+    roll = dice if roll is None else roll
+    if field is None or tilt_model is None or len(cands) == 0 or len(roll) >= 2:
         return []
     out = []
-    ref = roll_sizes(dice)
+    ref = roll_sizes(roll)
     cap = min(ref) * SIZE_CAP if ref else None
     for c, p in zip(cands, probs):
         if c.score < min_peak or p[:6].sum() < max(p[6], p[7]) or p[7] > 0.3:

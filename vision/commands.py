@@ -36,6 +36,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--calibration", metavar="FILE", help="a profile written by `companion calibrate`")
     p.add_argument("--orientation", choices=["bottom-right", "bottom-left", "top-right", "top-left"],
                    help="image quadrant of the home board of the player whose numbering is used (default bottom-right)")
+    p.add_argument("--roller", choices=["bottom", "top"],
+                   help="image side of the player to roll: a die outside his right-hand board is cocked, and with "
+                        "the profile's dice_sets the other player's set is not judged (default: not told)")
     p.add_argument("--json", action="store_true", help="print the reading as JSON")
     p.add_argument("--annotate", metavar="OUT.png", help="write the photo with the reading drawn over it")
     p.set_defaults(func=cmd_read)
@@ -59,10 +62,15 @@ def register(subparsers: Any) -> None:
     c.add_argument("--name", default="board", help="profile name (default board)")
     c.add_argument("--notes", default="", help="free text stored in the profile")
     c.add_argument("--out", metavar="FILE", help="where to write the profile (default calibration/NAME.json)")
+    c.add_argument("--learn-dice", action="store_true",
+                   help="also learn whose dice are whose by colour (dice_sets) from this frame: each player's dice "
+                        "on his own side of the board, the bottom player's in the bottom half")
     c.set_defaults(func=cmd_calibrate)
 
 
 def _reader_for(args: argparse.Namespace, image):
+    """``(BoardReader, Profile | None)`` for ``companion read``'s ``--calibration``, ``--corners``
+    and ``--orientation``; raises ``UserError`` for a bad profile or corners."""
     from vision.profile import ProfileError, load_profile
     from vision.reader import BoardReader
     from vision.registration import RegistrationError, field_from_corners, parse_corners
@@ -82,13 +90,14 @@ def _reader_for(args: argparse.Namespace, image):
                                        profile.geometry if profile else None,
                                        profile.camera if profile and profile.camera and tuple(profile.camera.image_size) == (w, h) else None)
             if profile:
-                return BoardReader(field=field, settings=profile.settings, colours=profile.colours, orientation=orientation)
-            return BoardReader(field=field, orientation=orientation)
+                return BoardReader(field=field, settings=profile.settings, colours=profile.colours,
+                                   orientation=orientation), profile
+            return BoardReader(field=field, orientation=orientation), None
         if profile:
             import dataclasses
 
-            return BoardReader.from_profile(dataclasses.replace(profile, orientation=orientation), (w, h))
-        return BoardReader(orientation=orientation)
+            return BoardReader.from_profile(dataclasses.replace(profile, orientation=orientation), (w, h)), profile
+        return BoardReader(orientation=orientation), None
     except RegistrationError as exc:
         raise UserError(str(exc)) from None
 
@@ -113,11 +122,11 @@ def cmd_read(args: argparse.Namespace) -> int:
         image = load_image(args.image)
     except ImageError as exc:
         raise UserError(str(exc)) from None
-    reader = _reader_for(args, image)
+    reader, profile = _reader_for(args, image)
     try:  # dice and cube, where the dice reader and its models are installed
         from vision.dice_plugin import DicePlugin
 
-        plugin = DicePlugin()
+        plugin = DicePlugin(dice_sets=profile.dice_sets if profile else None, roller=args.roller)
         reader.dice_reader, reader.cube_reader = plugin.dice, plugin.cube
     except (ImportError, FileNotFoundError, OSError):
         pass
@@ -213,6 +222,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         aruco = {"dictionary": args.aruco_dictionary, "ids": [0, 1, 2, 3]} if args.aruco else None
         profile, obs = calibrate_board(image, corners=corners, aruco=aruco, orientation=args.orientation,
                                        learn=args.learn, camera=camera, name=args.name, notes=args.notes)
+        if args.learn_dice:
+            from vision.calibrate import learn_dice
+
+            profile = learn_dice(image, profile)
     except (RegistrationError, CalibrationError) as exc:
         raise UserError(str(exc)) from None
     out = pathlib.Path(args.out) if args.out else pathlib.Path("calibration") / f"{args.name}.json"
@@ -221,5 +234,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
     print(format_reading(obs))
+    if profile.dice_sets is not None:
+        print(f"dice sets (Lab): bottom {profile.dice_sets.to_dict()['bottom']}, top {profile.dice_sets.to_dict()['top']}")
     print(f"profile written to {out}", file=sys.stderr)
     return 0

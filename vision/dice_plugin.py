@@ -9,6 +9,8 @@ is kept on the instance) and judges cocked dice with :func:`vision.cocked.judge_
 
 ``roller`` (``"top"``/``"bottom"``, the image side of the player to roll) and ``checkers``
 (``(x, y, radius)`` image pixels, for the on-checker setting) may be updated between frames.
+``dice_sets`` (:class:`vision.dice_sets.DiceSets`, a board profile's): every die gets the
+``owner`` whose set its colour is nearer, and the other player's set is not judged as the roll.
 """
 
 from __future__ import annotations
@@ -22,19 +24,20 @@ from companion.observation import CubeReading, DieReading
 from vision.cocked import CockedRules, TiltModel, judge_scan
 from vision.cube import CubeReader, cube_from_scan
 from vision.dice import DiceReader, as_bgr
+from vision.dice_sets import DiceSets, with_owners
 
 
 class DicePlugin:
     """Reads the dice (cocked flags set when a field is given) and the cube of a frame.
 
     ``models``: model folder (default ``vision/models``); ``rules``: :class:`CockedRules`;
-    ``roller``: see module docstring. Raises ``FileNotFoundError`` when the dice models are
+    ``roller``, ``dice_sets``: see module docstring. Raises ``FileNotFoundError`` when the dice models are
     missing (the cube and tilt models are optional: without them no cube is read and no die is
     called tilted).
     """
 
     def __init__(self, models: Any = None, rules: CockedRules = CockedRules(),
-                 roller: Optional[str] = None) -> None:
+                 roller: Optional[str] = None, dice_sets: Optional[DiceSets] = None) -> None:
         self.reader = DiceReader(models)
         try:
             self.cube_reader: Optional[CubeReader] = CubeReader(models)
@@ -46,6 +49,7 @@ class DicePlugin:
             self.tilt = None
         self.rules = rules
         self.roller = roller
+        self.dice_sets = dice_sets
         self.checkers: Sequence[tuple[float, float, float]] = ()
         self._key: Optional[tuple] = None
         self._scan: Any = None
@@ -76,9 +80,10 @@ class DicePlugin:
         cands, probs = self.scan(image_bgr, field)
         if field is None:
             image_bgr = as_bgr(image_bgr)
-            return self.reader.free_photo_dice(image_bgr, cands, probs, self.reader.dice_from_scan(cands, probs))
+            dice = self.reader.free_photo_dice(image_bgr, cands, probs, self.reader.dice_from_scan(cands, probs))
+            return with_owners(image_bgr, dice, self.dice_sets)
         return judge_scan(as_bgr(image_bgr), cands, probs, self.reader, field, roller=self.roller,
-                          checkers=self.checkers, rules=self.rules, tilt_model=self.tilt)
+                          checkers=self.checkers, rules=self.rules, tilt_model=self.tilt, dice_sets=self.dice_sets)
 
     def cube(self, image_bgr: np.ndarray, field: Any = None) -> Optional[CubeReading]:
         """The doubling cube in the frame, or ``None``."""

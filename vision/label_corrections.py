@@ -5,7 +5,8 @@ The held-out evaluation (:mod:`vision.evaluate_dice`) scores readings against th
 labelled, a die labelled on the bare table), each seen in the photo itself. The evaluation
 reports its figures against the labels as they are; with ``--label-corrections FILE`` (the list
 kept in ``benchmarks/dice_label_corrections.json``) it scores against the corrected labels too.
-The training data is not changed.
+Training uses the labels as they are unless asked (``python -m vision.training.train_dice
+--label-corrections FILE``).
 
 The file is a JSON list of objects:
 

@@ -16,6 +16,7 @@ from typing import Any, Optional
 import numpy as np
 
 from vision.checkers import CheckerColours, CheckerSettings
+from vision.dice_sets import DiceSets, DiceSetsError
 from vision.trays import TraySettings
 from vision.registration import (
     ORIENTATIONS,
@@ -45,7 +46,8 @@ class Profile:
     :data:`vision.registration.ORIENTATIONS`; ``geometry``; ``camera`` (lens) or
     ``None``; ``colours``: learned checker colours or ``None``; ``settings``: reader
     settings; ``notes``: free text; ``trays``: where the bear-off tray is
-    (:class:`~vision.trays.TraySettings`).
+    (:class:`~vision.trays.TraySettings`); ``dice_sets``: the colours of the two players'
+    dice (:class:`~vision.dice_sets.DiceSets`) or ``None`` (the sets are not told apart).
     """
 
     name: str = "board"
@@ -59,6 +61,7 @@ class Profile:
     settings: CheckerSettings = CheckerSettings()
     notes: str = ""
     trays: TraySettings = TraySettings()
+    dice_sets: Optional[DiceSets] = None
 
     def field(self, image_size: tuple[int, int]) -> Optional[Field]:
         """The registration for frames of ``image_size`` (corners scaled when the
@@ -98,6 +101,7 @@ class Profile:
             "settings": changed,
             "notes": self.notes,
             **({} if self.trays == TraySettings() else {"trays": self.trays.to_dict()}),
+            **({} if self.dice_sets is None else {"dice_sets": self.dice_sets.to_dict()}),
         }
 
     @classmethod
@@ -132,9 +136,12 @@ class Profile:
                 settings=CheckerSettings.from_dict(data.get("settings") or {}),
                 notes=str(data.get("notes", "")),
                 trays=TraySettings.from_dict(data.get("trays") or {}),
+                dice_sets=None if data.get("dice_sets") is None else DiceSets.from_dict(data["dice_sets"]),
             )
         except ProfileError:
             raise
+        except DiceSetsError as exc:
+            raise ProfileError(str(exc)) from None
         except (KeyError, TypeError, ValueError) as exc:
             raise ProfileError(f"bad profile: {exc}") from None
 

@@ -131,6 +131,8 @@ def make_frame_reader(calibration: Any = None, die_on_checker: str = "flat_ok", 
         except (OSError, ValueError) as exc:
             raise UserError(f"calibration {calibration}: {exc}") from None
         reader = BoardReader.from_profile(profile, **extra)
+        if plugin is not None:
+            plugin.dice_sets = profile.dice_sets  # whose dice are whose, by colour
     else:
         reader = BoardReader(**extra)
     fixed_corners = None if corners is None else [[float(x), float(y)] for x, y in corners]
