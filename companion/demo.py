@@ -85,7 +85,9 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
                  seed: int = 0, style: str = "tournament") -> Any:
     """One frame of ``scene``: (H, W, 3) uint8 BGR, ``size`` (width, height) pixels.
     The board, checkers and hands by ``vision.render_board``; the dice (cocked
-    dice lean 30 degrees) and the cube by ``vision.render_dice``."""
+    dice lean 30 degrees; red, the top player's white when the dice have owners;
+    a die with no half on the frame left of the field) and the cube by
+    ``vision.render_dice``."""
     import numpy as np
 
     from vision.registration import FIELD_HEIGHT, FIELD_WIDTH
@@ -116,10 +118,15 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
     field_px = ((right[0] - left[0]) ** 2 + (right[1] - left[1]) ** 2) ** 0.5
     die_px = field_px * 0.05
     red = next((s for s in DIE_STYLES if s.name == "red"), DIE_STYLES[0])  # precision dice, clear on a light field
+    white = next((s for s in DIE_STYLES if s.name == "white"), DIE_STYLES[0])
     for d in scene.dice:
-        fx = (0.70 if d.half == "right" else 0.20) + 0.10 * d.slot
-        draw_die(image, to_image(fx, 0.5), die_px, d.value, yaw_deg=17.0 + 29.0 * d.slot + 7 * d.value,
-                 tilt_deg=30.0 if d.cocked else 0.0, tilt_dir_deg=40.0, style=red)
+        if d.half is None:  # on the frame left of the field, at the owner's end (clear of the cube)
+            at = to_image(-0.058, (0.22 if d.owner == "top" else 0.66) + 0.12 * d.slot)
+        else:
+            at = to_image((0.70 if d.half == "right" else 0.20) + 0.10 * d.slot, 0.5)
+        # two sets when the dice have owners: the bottom player's red, the top player's white
+        draw_die(image, at, die_px, d.value, yaw_deg=17.0 + 29.0 * d.slot + 7 * d.value,
+                 tilt_deg=30.0 if d.cocked else 0.0, tilt_dir_deg=40.0, style=white if d.owner == "top" else red)
     # the cube lies on the frame left of the playing field (clear of the bar's
     # checkers and of the borne-off trays on the right): middle when centred,
     # at the owner's end otherwise
