@@ -498,10 +498,14 @@ class Session:
         canvas = image.copy()
         obs = self._latest_obs
         if obs is not None:
+            with self._lock:
+                in_play = self.referee.dice_in_play(obs).dice
             for d in obs.dice:
                 if d.box is not None:
                     x0, y0, x1, y1 = (int(v) for v in d.box)
-                    cv2.rectangle(canvas, (x0, y0), (x1, y1), (0, 0, 255) if d.cocked else (0, 200, 0), 2)
+                    # the other player's idle set in grey; cocked dice of the roll in red
+                    colour = (160, 160, 160) if d not in in_play else (0, 0, 255) if d.cocked else (0, 200, 0)
+                    cv2.rectangle(canvas, (x0, y0), (x1, y1), colour, 2)
                     cv2.putText(canvas, str(d.value), (x0, y0 - 4), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 255, 255), 2)
         with self._lock:
             waiting = self.referee.phase.value.replace("_", " ")
