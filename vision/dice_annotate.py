@@ -15,7 +15,8 @@ CUBE = (230, 140, 30)  # BGR blue
 
 def annotate(image_bgr: np.ndarray, dice: Sequence[DieReading], cube: Optional[CubeReading] = None) -> np.ndarray:
     """A copy of ``image_bgr`` ((H, W, 3) uint8 BGR) with each die's box, value and confidence
-    (green; cocked dice red with the reason) and the cube (blue, value and place)."""
+    (green; cocked dice red with the reason; the owner's side when the sets are told apart) and the
+    cube (blue, value and place)."""
     import cv2
 
     out = image_bgr.copy()
@@ -29,6 +30,8 @@ def annotate(image_bgr: np.ndarray, dice: Sequence[DieReading], cube: Optional[C
             x0, y0, x1, y1 = (int(d.center[0]) - 10, int(d.center[1]) - 10, int(d.center[0]) + 10, int(d.center[1]) + 10)
         cv2.rectangle(out, (x0, y0), (x1, y1), colour, th)
         label = f"{d.value} {d.confidence:.2f}"
+        if d.owner:  # whose set, by colour (a profile's dice_sets)
+            label += f" {d.owner}'s"
         if d.cocked:
             label += f" cocked: {d.reason}"
         cv2.putText(out, label, (x0, max(y0 - 4, 12)), cv2.FONT_HERSHEY_SIMPLEX, 0.5 * scale + 0.1, (0, 0, 0), th + 2, cv2.LINE_AA)
