@@ -298,7 +298,7 @@ def judge_roll(dice: Sequence[DieReading], field: Any, image_bgr: Optional[np.nd
     for d, score, not_rolled in zip(dice, scores, idle):
         area, half = place_of(d, field)
         reason = None
-        if not_rolled:
+        if not_rolled:  # the other player's set: its place, no verdict
             pass
         elif area == "off":
             reason = "off_board"

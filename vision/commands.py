@@ -235,6 +235,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
     print(format_reading(obs))
     if profile.dice_sets is not None:
-        print(f"dice sets (Lab): bottom {profile.dice_sets.to_dict()['bottom']}, top {profile.dice_sets.to_dict()['top']}")
+        sets = profile.dice_sets.to_dict()
+        print(f"dice sets (Lab): bottom {sets['bottom']}, top {sets['top']}")
     print(f"profile written to {out}", file=sys.stderr)
     return 0
