@@ -130,11 +130,9 @@ def test_idle_set_off_the_board_is_not_cocked_for_the_roller():
     # lies idle on the rail beside the board
     image, field, placed = _scene_with_sets(11, bottom_at=[(0.72, 0.56), (0.84, 0.55)],
                                             top_at=[(1.08, 0.3), (1.08, 0.42)])
-    red = [die_colour(image, DieReading(1, c, (c[0] - s / 2, c[1] - s / 2, c[0] + s / 2, c[1] + s / 2)))
-           for name, c, s in placed if name == "red"]
-    white = [die_colour(image, DieReading(1, c, (c[0] - s / 2, c[1] - s / 2, c[0] + s / 2, c[1] + s / 2)))
-             for name, c, s in placed if name == "white"]
-    sets = DiceSets(bottom=tuple(np.median(red, axis=0)), top=tuple(np.median(white, axis=0)))
+    # the sets from the drawn dice: red in the field's bottom half, white in its top half
+    sets = learn_dice_sets(image, [DieReading(1, c, (c[0] - s / 2, c[1] - s / 2, c[0] + s / 2, c[1] + s / 2))
+                                   for _, c, s in placed], field)
     plugin = DicePlugin(roller="bottom")
     unowned = plugin.dice(image, field)
     plugin.new_frame()

@@ -263,6 +263,12 @@ def on_checker(die: DieReading, checkers: Sequence[tuple[float, float, float]]) 
     return any(math.hypot(x - cx, y - cy) < r for cx, cy, r in checkers)
 
 
+def of_roll(die: DieReading, roller: Optional[str]) -> bool:
+    """Whether ``die`` may be part of the roll of ``roller`` (image side, ``None``: unknown): not
+    when its ``owner`` (its set by colour, :mod:`vision.dice_sets`) is the other player."""
+    return roller is None or die.owner in (None, roller)
+
+
 def judge_roll(dice: Sequence[DieReading], field: Any, image_bgr: Optional[np.ndarray] = None, *,
                roller: Optional[Literal["top", "bottom"]] = None,
                checkers: Sequence[tuple[float, float, float]] = (),
@@ -283,7 +289,7 @@ def judge_roll(dice: Sequence[DieReading], field: Any, image_bgr: Optional[np.nd
     if field is None:
         raise ValueError("judging cocked dice needs a registered board (field)")
     right_hand = {"bottom": "right", "top": "left"}.get(roller or "", None)
-    idle = [roller is not None and d.owner is not None and d.owner != roller for d in dice]
+    idle = [not of_roll(d, roller) for d in dice]
     rolled = [d for d, i in zip(dice, idle) if not i]
     scores = np.zeros(len(dice))
     if image_bgr is not None and rolled:
@@ -342,7 +348,7 @@ def judge_scan(image_bgr: np.ndarray, cands: Sequence[Any], probs: np.ndarray, r
     from vision.dice_sets import with_owners
 
     dice = with_owners(image_bgr, sure(reader.dice_from_scan(cands, probs)), dice_sets)
-    roll = [d for d in dice if roller is None or d.owner in (None, roller)]
+    roll = [d for d in dice if of_roll(d, roller)]
     dice += with_owners(image_bgr, sure(leaning_candidates(image_bgr, cands, probs, dice, field, tilt_model,
                                                            roll=roll)), dice_sets)
     return judge_roll(dice, field, image_bgr, roller=roller, checkers=checkers, rules=rules, tilt_model=tilt_model)
