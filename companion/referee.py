@@ -15,6 +15,10 @@ every resulting event on the bus. What it decides (tournament rules, DESIGN.md):
   setting, resting on a checker) and both dice are rolled again; a roll at
   rest with one die in view (the other off the board or unreadable) is
   called cocked too (``die_not_seen``);
+- **idle dice**: dice lying off the playing field when a phase begins (a pair
+  left on the rail or in a tray between turns) are no roll and not cocked while
+  they stay there (``companion.idle_dice``); a die that lands off the field
+  during the phase is judged as usual;
 - **play in progress**: while the dice lie on the board nobody is accused; a
   board reached by a legal prefix gives an ``in_progress`` verdict (for the
   dashboard), any other intermediate board is ignored;
@@ -53,6 +57,7 @@ from typing import Any, Optional, Sequence
 
 from companion.bus import Event, EventBus
 from companion.events import CockedDiceEvent, OverrideEvent, RollEvent, TurnEvent, VerdictEvent
+from companion.idle_dice import off_field, still_lying, without_idle
 from companion.judgement import Judgement, judge
 from companion.observation import DieReading, Observation
 from companion.table import (
@@ -135,6 +140,8 @@ class _Watch:
     cube_synced: bool = False  # the cube has been seen where the match says it is
     withdrawn: bool = False  # the dice were picked up with nothing moved (a re-roll?)
     match_actions: int = 0
+    # dice off the playing field when the phase began, still lying there (companion.idle_dice)
+    idle: tuple[DieReading, ...] = ()
 
 
 class Referee:
@@ -153,6 +160,7 @@ class Referee:
         self._history: list[_Watch] = []
         self._plays_cache: Optional[tuple] = None
         self._observed = False
+        self._off_field: tuple[DieReading, ...] = ()  # the latest observation's dice off the field
         self.w.phase = self._phase_of_match()  # a match resumed from its log goes on where it was
 
     # ------------------------------------------------------------- queries
@@ -240,6 +248,13 @@ class Referee:
         if not disturbed and self._observed:
             return
         self._observed = True
+        self._off_field = off_field(obs.dice)
+        self.w.idle = still_lying(self.w.idle, obs.dice)
+        self._dispatch(obs)
+
+    def _dispatch(self, obs: Observation) -> None:
+        """Hand ``obs`` to the current phase's handler (again after a phase
+        change within one observation: the opponent's roll that ended a turn)."""
         if self.layout is None:
             self.layout = self._guess_layout(obs)
             if self.layout is None:
@@ -270,7 +285,13 @@ class Referee:
         beside the board) are then neither a roll nor cocked. In the opening
         roll (a die from each player) a player's die off the playing field is
         left out while another die of his set lies on it (the one he did not
-        roll). Dice without an owner are always kept."""
+        roll). Dice without an owner are kept, except, like any die, those
+        lying idle off the playing field since the phase began (a pair left on
+        the rail between turns; :mod:`companion.idle_dice`)."""
+        if self.w.idle:
+            dice = without_idle(obs.dice, self.w.idle)
+            if len(dice) != len(obs.dice):
+                obs = dataclasses.replace(obs, dice=dice)
         if not any(d.owner for d in obs.dice) or self.w.phase == Phase.GAME_OVER:
             return obs
         if self.w.phase == Phase.OPENING:
@@ -334,7 +355,10 @@ class Referee:
         self.bus.publish(self.turn_event())
 
     def _set_phase(self, phase: Phase) -> None:
+        """Go to ``phase``; the dice now lying off the playing field are idle in it
+        (:mod:`companion.idle_dice`)."""
         self.w.phase = phase
+        self.w.idle = self._off_field
         self._publish_turn()
 
     def _sync_phase(self) -> None:
@@ -563,7 +587,7 @@ class Referee:
             return
         self._end_turn(board)
         if acted and self.w.phase in (Phase.ROLL, Phase.CORRECTION):
-            self.observe(obs)  # the opponent's roll or double
+            self._dispatch(obs)  # the opponent's roll or double
 
     def _after_withdrawn(self, obs: Observation, board: tuple[int, ...], mover: int, expected: tuple[int, ...],
                          acted: bool) -> None:
@@ -574,7 +598,7 @@ class Referee:
             w.withdrawn = False
             self._end_turn(board)
             if self.w.phase in (Phase.ROLL, Phase.CORRECTION):
-                self.observe(obs)
+                self._dispatch(obs)
             return
         if obs.dice:
             key = self._dice_key(obs)
@@ -680,7 +704,7 @@ class Referee:
                       reason="illegal play accepted by the opponent")
             self._sync_phase()
             if w.phase == Phase.ROLL:
-                self.observe(obs)
+                self._dispatch(obs)
             return
         if board == w.illegal_board or board == self.table_board():
             return
@@ -762,7 +786,7 @@ class Referee:
         if key is not None and key[1] == cube_side(taker):  # any face: easily misread
             self._take(taker)
             if obs.dice:
-                self.observe(obs)
+                self._dispatch(obs)
             return
         # dropped: the cube turned back and left in the centre (any face but the
         # offered one: a centred 64 is easily misread), or the checkers set up anew
@@ -770,11 +794,11 @@ class Referee:
         if dropped or (board == START_SIGNED and self.table_board() != START_SIGNED):
             self.drop(taker, by="table")
             if self.w.phase == Phase.GAME_OVER:
-                self.observe(obs)
+                self._dispatch(obs)
             return
         if len(obs.dice) == 2 and all(d.half == right_half(doubler) for d in obs.dice):
             self._take(taker)  # the doubler rolled: the double was taken
-            self.observe(obs)
+            self._dispatch(obs)
 
     def _take(self, taker: int) -> None:
         self._push()
@@ -822,7 +846,7 @@ class Referee:
             self.w.cube_synced = False
             self._set_phase(Phase.OPENING)
             if obs.dice:
-                self.observe(obs)
+                self._dispatch(obs)
 
     # ------------------------------------------------------- resignations
     def resign(self, player: int, level: int, by: str = "keyboard") -> None:
