@@ -1,7 +1,9 @@
 """Two sets of dice through ``companion watch`` on rendered frames: a profile with ``dice_sets``
 (red dice for the bottom player, white for the top one), the pair not in use lying on the frame
 beside the field. The rolls are taken from the roller's set, nobody is called cocked, and a turn
-ends when the mover's dice leave although the other pair stays in view."""
+ends when the mover's dice leave although the other pair stays in view. Without the sets the same
+game reads the same: each pair put down beside the board lies idle from the next phase on
+(``companion.idle_dice``), and a turn ends when the opponent rolls."""
 
 from __future__ import annotations
 
@@ -36,10 +38,11 @@ def _sets_from_frame():
 
 
 @pytest.mark.slow
-def test_idle_pair_in_view_through_watch(repo_root, tmp_path):
+@pytest.mark.parametrize("with_sets", [True, False], ids=["dice_sets", "no_dice_sets"])
+def test_idle_pair_in_view_through_watch(repo_root, tmp_path, with_sets):
     from vision.profile import Profile, save_profile
 
-    sets = _sets_from_frame()
+    sets = _sets_from_frame() if with_sets else None
     profile = save_profile(Profile(name="two sets", image_size=DEMO_SIZE, corners=np.asarray(demo_pose().corners, float),
                                    dice_sets=sets), tmp_path / "two-sets.json")
 
