@@ -1,12 +1,19 @@
-"""Dice lying idle off the playing field: on the rail, in a tray, beside the board.
+"""Idle dice: dice lying still that are not part of the roll being judged.
 
-Players often leave their pair on the rail between turns instead of in the cup.
-Such a pair is not a roll: the referee remembers the dice that lie off the
-playing field when a phase begins (a roll is awaited, a play starts, a game
-starts) and leaves them out for as long as they stay where they are. A die that
-leaves its spot stops being idle; a die that arrives off the field during the
-phase (a roll that left the board) is judged as usual (USBGF rules 2017: a die
-off the board is cocked). Standard library only.
+Two kinds, both common at a real table:
+
+- a pair left off the playing field (on the rail, in a tray, beside the board)
+  between turns instead of in the cup: the referee remembers the dice lying off
+  the field when a phase begins (a roll is awaited, a play starts, a game starts);
+- the previous turn's dice, still lying in the mover's right-hand board when the
+  opponent rolls (or doubles) before they are picked up: a premature action that
+  stands if otherwise valid (US Backgammon rules 2008, 4.6 "Premature actions";
+  4.5: a turn ends when the player lifts his dice).
+
+An idle die stays idle for as long as it lies where it was; a die that leaves its
+spot stops being idle. A die that arrives during the phase (a roll that left the
+board) is judged as usual (USBGF rules 2017: a die off the board is cocked).
+Standard library only.
 """
 
 from __future__ import annotations
@@ -39,15 +46,24 @@ def same_spot(a: DieReading, b: DieReading) -> bool:
     return math.dist(a.center, b.center) < reach
 
 
+def lying_where(dice: Sequence[DieReading], spots: Sequence[DieReading]) -> tuple[DieReading, ...]:
+    """The dice of ``dice`` lying where a die of ``spots`` lies (:func:`same_spot`)."""
+    return tuple(d for d in dice if any(same_spot(d, s) for s in spots))
+
+
 def still_lying(idle: Sequence[DieReading], dice: Sequence[DieReading]) -> tuple[DieReading, ...]:
     """The dice of ``idle`` that still lie where they were among ``dice`` (an
     observation's dice); the others were picked up or moved."""
-    off = off_field(dice)
-    return tuple(d for d in idle if any(same_spot(d, e) for e in off))
+    return lying_where(idle, dice)
+
+
+def with_idle(idle: Sequence[DieReading], more: Sequence[DieReading]) -> tuple[DieReading, ...]:
+    """``idle`` and the dice of ``more`` at spots it does not hold yet."""
+    return tuple(idle) + tuple(d for d in more if not any(same_spot(d, i) for i in idle))
 
 
 def without_idle(dice: Sequence[DieReading], idle: Sequence[DieReading]) -> tuple[DieReading, ...]:
-    """``dice`` without those lying at an ``idle`` die's spot off the field."""
+    """``dice`` without those lying at an ``idle`` die's spot."""
     if not idle:
         return tuple(dice)
-    return tuple(d for d in dice if d.half is not None or not any(same_spot(d, i) for i in idle))
+    return tuple(d for d in dice if not any(same_spot(d, i) for i in idle))

@@ -16,9 +16,11 @@ every resulting event on the bus. What it decides (tournament rules, DESIGN.md):
   rest with one die in view (the other off the board or unreadable) is
   called cocked too (``die_not_seen``);
 - **idle dice**: dice lying off the playing field when a phase begins (a pair
-  left on the rail or in a tray between turns) are no roll and not cocked while
-  they stay there (``companion.idle_dice``); a die that lands off the field
-  during the phase is judged as usual;
+  left on the rail or in a tray between turns), and the previous turn's dice
+  still lying where they were when the opponent rolls or doubles before they
+  are lifted, are no roll and not cocked while they stay there
+  (``companion.idle_dice``); a die that lands off the field during the phase is
+  judged as usual;
 - **play in progress**: while the dice lie on the board nobody is accused; a
   board reached by a legal prefix gives an ``in_progress`` verdict (for the
   dashboard), any other intermediate board is ignored;
@@ -57,7 +59,7 @@ from typing import Any, Optional, Sequence
 
 from companion.bus import Event, EventBus
 from companion.events import CockedDiceEvent, OverrideEvent, RollEvent, TurnEvent, VerdictEvent
-from companion.idle_dice import off_field, still_lying, without_idle
+from companion.idle_dice import lying_where, off_field, still_lying, with_idle, without_idle
 from companion.judgement import Judgement, judge
 from companion.observation import DieReading, Observation
 from companion.table import (
@@ -140,7 +142,8 @@ class _Watch:
     cube_synced: bool = False  # the cube has been seen where the match says it is
     withdrawn: bool = False  # the dice were picked up with nothing moved (a re-roll?)
     match_actions: int = 0
-    # dice off the playing field when the phase began, still lying there (companion.idle_dice)
+    # dice lying still that are no part of the roll (companion.idle_dice): off the playing field
+    # when a phase began, or the previous turn's dice when the opponent acted before they were lifted
     idle: tuple[DieReading, ...] = ()
 
 
@@ -160,7 +163,8 @@ class Referee:
         self._history: list[_Watch] = []
         self._plays_cache: Optional[tuple] = None
         self._observed = False
-        self._off_field: tuple[DieReading, ...] = ()  # the latest observation's dice off the field
+        self._dice_now: tuple[DieReading, ...] = ()  # the dice of the observation being handled
+        self._dice_before: tuple[DieReading, ...] = ()  # and of the one before it
         self.w.phase = self._phase_of_match()  # a match resumed from its log goes on where it was
 
     # ------------------------------------------------------------- queries
@@ -248,7 +252,7 @@ class Referee:
         if not disturbed and self._observed:
             return
         self._observed = True
-        self._off_field = off_field(obs.dice)
+        self._dice_before, self._dice_now = self._dice_now, obs.dice
         self.w.idle = still_lying(self.w.idle, obs.dice)
         self._dispatch(obs)
 
@@ -285,9 +289,10 @@ class Referee:
         beside the board) are then neither a roll nor cocked. In the opening
         roll (a die from each player) a player's die off the playing field is
         left out while another die of his set lies on it (the one he did not
-        roll). Dice without an owner are kept, except, like any die, those
-        lying idle off the playing field since the phase began (a pair left on
-        the rail between turns; :mod:`companion.idle_dice`)."""
+        roll). Dice without an owner are kept, except, like any die, idle ones
+        (:mod:`companion.idle_dice`: lying off the playing field since the phase
+        began, a pair left on the rail between turns; the previous turn's dice
+        not yet lifted when the opponent rolled or doubled)."""
         if self.w.idle:
             dice = without_idle(obs.dice, self.w.idle)
             if len(dice) != len(obs.dice):
@@ -355,10 +360,10 @@ class Referee:
         self.bus.publish(self.turn_event())
 
     def _set_phase(self, phase: Phase) -> None:
-        """Go to ``phase``; the dice now lying off the playing field are idle in it
-        (:mod:`companion.idle_dice`)."""
+        """Go to ``phase``; the dice now lying off the playing field are idle in it,
+        with those idle before that still lie there (:mod:`companion.idle_dice`)."""
         self.w.phase = phase
-        self.w.idle = self._off_field
+        self.w.idle = with_idle(self.w.idle, off_field(self._dice_now))
         self._publish_turn()
 
     def _sync_phase(self) -> None:
@@ -587,6 +592,7 @@ class Referee:
             return
         self._end_turn(board)
         if acted and self.w.phase in (Phase.ROLL, Phase.CORRECTION):
+            self._idle_turn_dice()
             self._dispatch(obs)  # the opponent's roll or double
 
     def _after_withdrawn(self, obs: Observation, board: tuple[int, ...], mover: int, expected: tuple[int, ...],
@@ -598,6 +604,7 @@ class Referee:
             w.withdrawn = False
             self._end_turn(board)
             if self.w.phase in (Phase.ROLL, Phase.CORRECTION):
+                self._idle_turn_dice()
                 self._dispatch(obs)
             return
         if obs.dice:
@@ -632,6 +639,15 @@ class Referee:
         if board != expected:
             w.withdrawn = False
             self._end_turn(board)
+
+    def _idle_turn_dice(self) -> None:
+        """The opponent rolled or doubled before the mover lifted his dice (a
+        premature action stands if otherwise valid, US rules 2008, 4.6): the
+        dice on the playing field that lay there in the previous observation
+        are the ended turn's, idle while they stay (:mod:`companion.idle_dice`)."""
+        before = [d for d in self._dice_before if d.half is not None]
+        lying = lying_where([d for d in self._dice_now if d.half is not None], before)
+        self.w.idle = with_idle(self.w.idle, lying)
 
     def _end_turn(self, board: tuple[int, ...], push: bool = True) -> None:
         m = self.match

@@ -4,7 +4,7 @@ phase are still cocked."""
 
 from __future__ import annotations
 
-from companion.idle_dice import off_field, same_spot, still_lying, without_idle
+from companion.idle_dice import lying_where, off_field, same_spot, still_lying, with_idle, without_idle
 from companion.observation import DieReading
 from companion.scripted_game import DieSpec, Scene, scene_observation
 
@@ -34,10 +34,13 @@ def test_still_lying_and_without_idle():
     assert off_field(rail + roll) == rail
     assert still_lying(rail, roll + rail[:1]) == rail[:1]  # the 2 was picked up
     assert still_lying(rail, roll) == ()
-    # a die on the field at an idle die's spot is never left out; a new die off the field is kept
+    # a new die off the field is kept; idle dice on the field (the previous turn's) are left out
     new = _die(3, 1220.0, 500.0)
     assert without_idle(roll + rail + (new,), rail) == roll + (new,)
     assert without_idle(roll, ()) == roll
+    assert without_idle(roll + rail, rail + roll[:1]) == roll[1:]
+    assert lying_where(roll + rail, (_die(1, 1225.0, 205.0),)) == rail[:1]
+    assert with_idle(rail[:1], rail) == rail
 
 
 def _after_opening_play(t, put_down):
@@ -129,3 +132,41 @@ def test_an_idle_die_picked_up_and_put_back_elsewhere_is_judged():
     now = scene_observation(Scene(t.board, (DieSpec(6, "left"), DieSpec(5, "left", slot=1), DieSpec(3, None),
                                             DieSpec(1, None, slot=3))))
     assert sorted(d.value for d in t.referee.dice_in_play(now).dice) == [1, 5, 6]  # the 3 is still idle
+
+
+def test_a_premature_roll_stands_and_the_previous_turns_dice_are_idle():
+    """US rules 2008, 4.6: the opponent rolls before the mover lifts his dice; the roll stands."""
+    t = Table()
+    opening(t, 3, 1)
+    t.hand()
+    t.show([DieSpec(3, "right"), DieSpec(1, "left")], board=play_board(0, [(8, 5), (6, 5)], t.board))
+    t.hand()
+    t.show()
+    t.hand()
+    t.show([DieSpec(6, "left"), DieSpec(5, "left", slot=1)])
+    t.hand()
+    t.show([DieSpec(6, "left"), DieSpec(5, "left", slot=1)], board=play_board(1, [(24, 18), (13, 8)], t.board))
+    t.clear()
+    # player 0 rolls 4-2 into his right-hand board while player 1's 6-5 still lie in his
+    t.hand()
+    t.show([DieSpec(6, "left"), DieSpec(5, "left", slot=1), DieSpec(4, "right"), DieSpec(2, "right", slot=1)])
+    ev = t.judged()
+    assert [e["type"] for e in ev] == ["verdict", "roll"], ev
+    assert ev[0]["verdict"] == "legal" and ev[0]["player"] == 1
+    assert ev[1]["player"] == 0 and sorted(ev[1]["dice"]) == [2, 4]
+    # player 0 plays 13/9 6/4 (his numbering) while the 6-5 still lie, then lifts his dice: judged
+    t.clear()
+    t.hand()
+    t.show([DieSpec(6, "left"), DieSpec(5, "left", slot=1), DieSpec(4, "right"), DieSpec(2, "right", slot=1)],
+           board=play_board(0, [(13, 9), (6, 4)], t.board))
+    assert t.judged() == []
+    t.hand()
+    t.show([DieSpec(6, "left"), DieSpec(5, "left", slot=1)])
+    v = t.judged("verdict")
+    assert [(e["verdict"], e["player"]) for e in v] == [("legal", 0)]
+    # a die moved by hand from where it lay is no longer idle: player 1's roll from his own set
+    t.clear()
+    t.hand()
+    t.show([DieSpec(3, "left", slot=2), DieSpec(3, "left", slot=3)])
+    ev = t.judged()
+    assert [e["type"] for e in ev] == ["roll"] and ev[0]["player"] == 1 and ev[0]["dice"] == [3, 3]
