@@ -99,3 +99,58 @@ def test_idle_pair_in_view_through_watch(repo_root, tmp_path, with_sets):
         ("verdict", 1, [6, 5], "legal", "24/18 13/8"),
         ("roll", 0, [2, 2], None, None),
     ], summary
+
+
+@pytest.mark.slow
+def test_premature_roll_through_watch(repo_root, tmp_path):
+    """The top player rolls while the bottom player's dice still lie in his right-hand board (one
+    set of colours, no profile sets): the roll stands (US rules 2008, 4.6), the dice left lying are
+    not part of it, and the next turn ends when its dice are lifted although they still lie."""
+    from vision.profile import Profile, save_profile
+
+    profile = save_profile(Profile(name="one set", image_size=DEMO_SIZE, corners=np.asarray(demo_pose().corners, float)),
+                           tmp_path / "one-set.json")
+    board = START_SIGNED
+    scenes = []
+
+    def show(dice=(), frames=STILL_FRAMES):
+        scenes.append(Scene(board, tuple(dice), (64, "centre"), False, frames))
+
+    def hand():
+        scenes.append(Scene(board, (), (64, "centre"), True, 3))
+
+    show()
+    hand()
+    show([DieSpec(3, "right"), DieSpec(1, "left")])  # the opening roll: 3 for the bottom player
+    hand()
+    board = play_board(0, [(8, 5), (6, 5)], board)
+    bottom_dice = [DieSpec(3, "right"), DieSpec(1, "right", slot=1)]
+    show(bottom_dice)  # played, the dice pushed together in his right-hand board, not lifted
+    hand()
+    top_roll = [DieSpec(6, "left"), DieSpec(5, "left", slot=1)]
+    show(bottom_dice + top_roll)  # the top player rolls 6-5 before they are lifted
+    hand()
+    board = play_board(1, [(24, 18), (13, 8)], board)
+    show(bottom_dice + top_roll)
+    hand()
+    show(bottom_dice)  # the top player lifts his dice: his turn is over
+    folder = tmp_path / "frames"
+    render_script(Script(scenes=scenes), folder)
+
+    env = dict(os.environ, PYTHONPATH=str(repo_root))
+    r = subprocess.run(
+        [sys.executable, "-m", "companion", "watch", "--no-web", "--keyboard", "off", "--source", str(folder),
+         "--fps", "10", "--calibration", str(profile), "--bottom-colour", DEMO_LAYOUT.colours[0],
+         "--match-length", "5", "--events-jsonl", "-"],
+        cwd=repo_root, env=env, capture_output=True, text=True, timeout=900,
+    )
+    assert r.returncode == 0, r.stderr[-2000:]
+    events = [json.loads(line) for line in r.stdout.splitlines()]
+    judged = [e for e in events if e["type"] in ("roll", "cocked_dice", "verdict") and e.get("verdict") != "in_progress"]
+    summary = [(e["type"], e.get("player"), e.get("dice"), e.get("verdict"), e.get("play")) for e in judged]
+    assert summary == [
+        ("roll", 0, [3, 1], None, None),
+        ("verdict", 0, [3, 1], "legal", "8/5 6/5"),
+        ("roll", 1, [6, 5], None, None),
+        ("verdict", 1, [6, 5], "legal", "24/18 13/8"),
+    ], summary
