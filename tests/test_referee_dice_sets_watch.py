@@ -37,50 +37,32 @@ def _sets_from_frame():
     return DiceSets(bottom=die_colour(image, by_half["right"]), top=die_colour(image, by_half["left"]))
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("with_sets", [True, False], ids=["dice_sets", "no_dice_sets"])
-def test_idle_pair_in_view_through_watch(repo_root, tmp_path, with_sets):
+class _Game:
+    """Scenes of a game on the demo board: :meth:`show` a still picture, :meth:`hand` over it."""
+
+    def __init__(self):
+        self.board = START_SIGNED
+        self.scenes = []
+
+    def show(self, dice=(), frames=STILL_FRAMES):
+        self.scenes.append(Scene(self.board, tuple(dice), (64, "centre"), False, frames))
+
+    def hand(self):
+        self.scenes.append(Scene(self.board, (), (64, "centre"), True, 3))
+
+    def play(self, player, moves):
+        self.board = play_board(player, moves, self.board)
+
+
+def _watched(repo_root, tmp_path, game, dice_sets=None):
+    """``companion watch`` over the rendered ``game`` with a profile of the demo board (and
+    ``dice_sets``): the judged events as (type, player, dice, verdict, play)."""
     from vision.profile import Profile, save_profile
 
-    sets = _sets_from_frame() if with_sets else None
-    profile = save_profile(Profile(name="two sets", image_size=DEMO_SIZE, corners=np.asarray(demo_pose().corners, float),
-                                   dice_sets=sets), tmp_path / "two-sets.json")
-
-    board = START_SIGNED
-    scenes = []
-
-    def show(dice=(), frames=STILL_FRAMES):
-        scenes.append(Scene(board, tuple(dice), (64, "centre"), False, frames))
-
-    def hand():
-        scenes.append(Scene(board, (), (64, "centre"), True, 3))
-
-    red_idle = [DieSpec(3, None, owner="bottom"), DieSpec(1, None, slot=1, owner="bottom")]
-    white_idle = [DieSpec(6, None, owner="top"), DieSpec(5, None, slot=1, owner="top")]
-    show()
-    hand()
-    opening = [DieSpec(3, "right", owner="bottom"), DieSpec(1, "left", owner="top")]
-    show(opening)  # the opening roll: 3 for the bottom player, 1 for the top one
-    hand()
-    board = play_board(0, [(8, 5), (6, 5)], board)
-    show(opening)
-    hand()
-    show(red_idle)  # the dice picked up; the bottom player's pair rests on the frame
-    hand()
-    white = [DieSpec(6, "left", owner="top"), DieSpec(5, "left", slot=1, owner="top")]
-    show(white + red_idle)  # the top player rolls 6-5 with the red pair in view
-    hand()
-    board = play_board(1, [(24, 18), (13, 8)], board)
-    show(white + red_idle)
-    hand()
-    show(white_idle + red_idle)  # he puts his dice down beside the board: his turn is over
-    hand()
-    show(white_idle)  # the bottom player takes his dice up ...
-    hand()
-    show([DieSpec(2, "right", owner="bottom"), DieSpec(2, "right", slot=1, owner="bottom")] + white_idle)  # ... and rolls 2-2
+    profile = save_profile(Profile(name="demo", image_size=DEMO_SIZE, corners=np.asarray(demo_pose().corners, float),
+                                   dice_sets=dice_sets), tmp_path / "demo.json")
     folder = tmp_path / "frames"
-    render_script(Script(scenes=scenes), folder)
-
+    render_script(Script(scenes=game.scenes), folder)
     env = dict(os.environ, PYTHONPATH=str(repo_root))
     r = subprocess.run(
         [sys.executable, "-m", "companion", "watch", "--no-web", "--keyboard", "off", "--source", str(folder),
@@ -91,7 +73,37 @@ def test_idle_pair_in_view_through_watch(repo_root, tmp_path, with_sets):
     assert r.returncode == 0, r.stderr[-2000:]
     events = [json.loads(line) for line in r.stdout.splitlines()]
     judged = [e for e in events if e["type"] in ("roll", "cocked_dice", "verdict") and e.get("verdict") != "in_progress"]
-    summary = [(e["type"], e.get("player"), e.get("dice"), e.get("verdict"), e.get("play")) for e in judged]
+    return [(e["type"], e.get("player"), e.get("dice"), e.get("verdict"), e.get("play")) for e in judged]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("with_sets", [True, False], ids=["dice_sets", "no_dice_sets"])
+def test_idle_pair_in_view_through_watch(repo_root, tmp_path, with_sets):
+    g = _Game()
+    red_idle = [DieSpec(3, None, owner="bottom"), DieSpec(1, None, slot=1, owner="bottom")]
+    white_idle = [DieSpec(6, None, owner="top"), DieSpec(5, None, slot=1, owner="top")]
+    g.show()
+    g.hand()
+    opening = [DieSpec(3, "right", owner="bottom"), DieSpec(1, "left", owner="top")]
+    g.show(opening)  # the opening roll: 3 for the bottom player, 1 for the top one
+    g.hand()
+    g.play(0, [(8, 5), (6, 5)])
+    g.show(opening)
+    g.hand()
+    g.show(red_idle)  # the dice picked up; the bottom player's pair rests on the frame
+    g.hand()
+    white = [DieSpec(6, "left", owner="top"), DieSpec(5, "left", slot=1, owner="top")]
+    g.show(white + red_idle)  # the top player rolls 6-5 with the red pair in view
+    g.hand()
+    g.play(1, [(24, 18), (13, 8)])
+    g.show(white + red_idle)
+    g.hand()
+    g.show(white_idle + red_idle)  # he puts his dice down beside the board: his turn is over
+    g.hand()
+    g.show(white_idle)  # the bottom player takes his dice up ...
+    g.hand()
+    g.show([DieSpec(2, "right", owner="bottom"), DieSpec(2, "right", slot=1, owner="bottom")] + white_idle)  # ... and rolls 2-2
+    summary = _watched(repo_root, tmp_path, g, _sets_from_frame() if with_sets else None)
     assert summary == [
         ("roll", 0, [3, 1], None, None),
         ("verdict", 0, [3, 1], "legal", "8/5 6/5"),
@@ -106,48 +118,23 @@ def test_premature_roll_through_watch(repo_root, tmp_path):
     """The top player rolls while the bottom player's dice still lie in his right-hand board (one
     set of colours, no profile sets): the roll stands (US rules 2008, 4.6), the dice left lying are
     not part of it, and the next turn ends when its dice are lifted although they still lie."""
-    from vision.profile import Profile, save_profile
-
-    profile = save_profile(Profile(name="one set", image_size=DEMO_SIZE, corners=np.asarray(demo_pose().corners, float)),
-                           tmp_path / "one-set.json")
-    board = START_SIGNED
-    scenes = []
-
-    def show(dice=(), frames=STILL_FRAMES):
-        scenes.append(Scene(board, tuple(dice), (64, "centre"), False, frames))
-
-    def hand():
-        scenes.append(Scene(board, (), (64, "centre"), True, 3))
-
-    show()
-    hand()
-    show([DieSpec(3, "right"), DieSpec(1, "left")])  # the opening roll: 3 for the bottom player
-    hand()
-    board = play_board(0, [(8, 5), (6, 5)], board)
+    g = _Game()
+    g.show()
+    g.hand()
+    g.show([DieSpec(3, "right"), DieSpec(1, "left")])  # the opening roll: 3 for the bottom player
+    g.hand()
+    g.play(0, [(8, 5), (6, 5)])
     bottom_dice = [DieSpec(3, "right"), DieSpec(1, "right", slot=1)]
-    show(bottom_dice)  # played, the dice pushed together in his right-hand board, not lifted
-    hand()
+    g.show(bottom_dice)  # played, the dice pushed together in his right-hand board, not lifted
+    g.hand()
     top_roll = [DieSpec(6, "left"), DieSpec(5, "left", slot=1)]
-    show(bottom_dice + top_roll)  # the top player rolls 6-5 before they are lifted
-    hand()
-    board = play_board(1, [(24, 18), (13, 8)], board)
-    show(bottom_dice + top_roll)
-    hand()
-    show(bottom_dice)  # the top player lifts his dice: his turn is over
-    folder = tmp_path / "frames"
-    render_script(Script(scenes=scenes), folder)
-
-    env = dict(os.environ, PYTHONPATH=str(repo_root))
-    r = subprocess.run(
-        [sys.executable, "-m", "companion", "watch", "--no-web", "--keyboard", "off", "--source", str(folder),
-         "--fps", "10", "--calibration", str(profile), "--bottom-colour", DEMO_LAYOUT.colours[0],
-         "--match-length", "5", "--events-jsonl", "-"],
-        cwd=repo_root, env=env, capture_output=True, text=True, timeout=900,
-    )
-    assert r.returncode == 0, r.stderr[-2000:]
-    events = [json.loads(line) for line in r.stdout.splitlines()]
-    judged = [e for e in events if e["type"] in ("roll", "cocked_dice", "verdict") and e.get("verdict") != "in_progress"]
-    summary = [(e["type"], e.get("player"), e.get("dice"), e.get("verdict"), e.get("play")) for e in judged]
+    g.show(bottom_dice + top_roll)  # the top player rolls 6-5 before they are lifted
+    g.hand()
+    g.play(1, [(24, 18), (13, 8)])
+    g.show(bottom_dice + top_roll)
+    g.hand()
+    g.show(bottom_dice)  # the top player lifts his dice: his turn is over
+    summary = _watched(repo_root, tmp_path, g)
     assert summary == [
         ("roll", 0, [3, 1], None, None),
         ("verdict", 0, [3, 1], "legal", "8/5 6/5"),
