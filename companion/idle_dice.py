@@ -51,12 +51,6 @@ def lying_where(dice: Sequence[DieReading], spots: Sequence[DieReading]) -> tupl
     return tuple(d for d in dice if any(same_spot(d, s) for s in spots))
 
 
-def still_lying(idle: Sequence[DieReading], dice: Sequence[DieReading]) -> tuple[DieReading, ...]:
-    """The dice of ``idle`` that still lie where they were among ``dice`` (an
-    observation's dice); the others were picked up or moved."""
-    return lying_where(idle, dice)
-
-
 def with_idle(idle: Sequence[DieReading], more: Sequence[DieReading]) -> tuple[DieReading, ...]:
     """``idle`` and the dice of ``more`` at spots it does not hold yet."""
     return tuple(idle) + tuple(d for d in more if not any(same_spot(d, i) for i in idle))

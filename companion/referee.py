@@ -59,7 +59,7 @@ from typing import Any, Optional, Sequence
 
 from companion.bus import Event, EventBus
 from companion.events import CockedDiceEvent, OverrideEvent, RollEvent, TurnEvent, VerdictEvent
-from companion.idle_dice import lying_where, off_field, still_lying, with_idle, without_idle
+from companion.idle_dice import lying_where, off_field, with_idle, without_idle
 from companion.judgement import Judgement, judge
 from companion.observation import DieReading, Observation
 from companion.table import (
@@ -253,7 +253,7 @@ class Referee:
             return
         self._observed = True
         self._dice_before, self._dice_now = self._dice_now, obs.dice
-        self.w.idle = still_lying(self.w.idle, obs.dice)
+        self.w.idle = lying_where(self.w.idle, obs.dice)  # those picked up or moved are no longer idle
         self._dispatch(obs)
 
     def _dispatch(self, obs: Observation) -> None:

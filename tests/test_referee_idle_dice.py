@@ -4,7 +4,7 @@ phase are still cocked."""
 
 from __future__ import annotations
 
-from companion.idle_dice import lying_where, off_field, same_spot, still_lying, with_idle, without_idle
+from companion.idle_dice import lying_where, off_field, same_spot, with_idle, without_idle
 from companion.observation import DieReading
 from companion.scripted_game import DieSpec, Scene, scene_observation
 
@@ -28,12 +28,12 @@ def test_same_spot_is_within_half_a_side_of_the_same_set():
     assert not same_spot(bare, DieReading(value=3, center=(21.0, 10.0)))
 
 
-def test_still_lying_and_without_idle():
+def test_lying_where_and_without_idle():
     rail = (_die(4, 1220.0, 200.0), _die(2, 1220.0, 290.0))
     roll = (_die(6, 300.0, 360.0, half="left"), _die(5, 390.0, 360.0, half="left"))
     assert off_field(rail + roll) == rail
-    assert still_lying(rail, roll + rail[:1]) == rail[:1]  # the 2 was picked up
-    assert still_lying(rail, roll) == ()
+    assert lying_where(rail, roll + rail[:1]) == rail[:1]  # the 2 was picked up
+    assert lying_where(rail, roll) == ()
     # a new die off the field is kept; idle dice on the field (the previous turn's) are left out
     new = _die(3, 1220.0, 500.0)
     assert without_idle(roll + rail + (new,), rail) == roll + (new,)
