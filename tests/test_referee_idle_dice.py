@@ -53,6 +53,13 @@ def _after_opening_play(t, put_down):
     t.show(put_down)
 
 
+def _legal_then_roll(ev, mover, dice):
+    """``ev`` (judged events) is ``mover``'s play judged legal, then his opponent's roll of ``dice``."""
+    assert [e["type"] for e in ev] == ["verdict", "roll"], ev
+    assert ev[0]["verdict"] == "legal" and ev[0]["player"] == mover
+    assert ev[1]["player"] == 1 - mover and sorted(ev[1]["dice"]) == sorted(dice)
+
+
 def test_two_pairs_without_sets_the_pair_put_on_the_rail_is_idle():
     t = Table()
     rail0 = [DieSpec(3, None), DieSpec(1, None, slot=1)]
@@ -62,10 +69,7 @@ def test_two_pairs_without_sets_the_pair_put_on_the_rail_is_idle():
     # player 1 rolls his own pair into his right-hand board (the image's left)
     t.hand()
     t.show([DieSpec(6, "left"), DieSpec(5, "left", slot=1)] + rail0)
-    ev = t.judged()
-    assert [e["type"] for e in ev] == ["verdict", "roll"]
-    assert ev[0]["verdict"] == "legal" and ev[0]["player"] == 0
-    assert ev[1]["player"] == 1 and sorted(ev[1]["dice"]) == [5, 6]
+    _legal_then_roll(t.judged(), mover=0, dice=[5, 6])
     # he plays 24/18 13/8 and puts his pair on the rail beside player 0's
     t.clear()
     t.hand()
@@ -77,10 +81,7 @@ def test_two_pairs_without_sets_the_pair_put_on_the_rail_is_idle():
     # player 0 picks up his pair from the rail and rolls 2-2; player 1's pair stays on the rail
     t.hand()
     t.show([DieSpec(2, "right"), DieSpec(2, "right", slot=1)] + rail1)
-    ev = t.judged()
-    assert [e["type"] for e in ev] == ["verdict", "roll"]
-    assert ev[0]["verdict"] == "legal" and ev[0]["player"] == 1
-    assert ev[1]["player"] == 0 and ev[1]["dice"] == [2, 2]
+    _legal_then_roll(t.judged(), mover=1, dice=[2, 2])
 
 
 def test_the_rollers_own_pair_resting_on_the_rail_is_not_his_roll():
@@ -150,10 +151,7 @@ def test_a_premature_roll_stands_and_the_previous_turns_dice_are_idle():
     # player 0 rolls 4-2 into his right-hand board while player 1's 6-5 still lie in his
     t.hand()
     t.show([DieSpec(6, "left"), DieSpec(5, "left", slot=1), DieSpec(4, "right"), DieSpec(2, "right", slot=1)])
-    ev = t.judged()
-    assert [e["type"] for e in ev] == ["verdict", "roll"], ev
-    assert ev[0]["verdict"] == "legal" and ev[0]["player"] == 1
-    assert ev[1]["player"] == 0 and sorted(ev[1]["dice"]) == [2, 4]
+    _legal_then_roll(t.judged(), mover=1, dice=[2, 4])
     # player 0 plays 13/9 6/4 (his numbering) while the 6-5 still lie, then lifts his dice: judged
     t.clear()
     t.hand()
