@@ -22,15 +22,36 @@ CubePlace = Literal["centre", "top", "bottom"]
 @dataclasses.dataclass(frozen=True)
 class PointReading:
     """One point: ``point`` in 1..24 (image numbering), ``count`` in 0..15, ``colour``
-    ``"light"``/``"dark"`` or ``None`` when empty."""
+    ``"light"``/``"dark"`` or ``None`` when empty.
+
+    ``distribution``: what a probabilistic reader thinks the point holds, as
+    ``(signed count, probability)`` pairs, most likely first (> 0 light, < 0 dark checkers,
+    0 empty; the pairs below 0.001 left out); ``hidden``: the probability that a hand or an
+    object hides the point. Empty and 0.0 for a reader that gives no probabilities.
+    """
 
     point: int
     count: int
     colour: Optional[Colour]
+    distribution: tuple[tuple[int, float], ...] = ()
+    hidden: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"point": 1, "count": 2, "colour": "dark"}``."""
-        return {"point": self.point, "count": self.count, "colour": self.colour}
+        """``{"point": 1, "count": 2, "colour": "dark"}``, with ``"distribution"`` and
+        ``"hidden"`` when the reader gave them."""
+        out: dict[str, Any] = {"point": self.point, "count": self.count, "colour": self.colour}
+        if self.distribution:
+            out["distribution"] = [[k, round(v, 4)] for k, v in self.distribution]
+            out["hidden"] = round(self.hidden, 4)
+        return out
+
+    def probability(self, signed_count: int) -> float:
+        """P(the point holds ``signed_count``: > 0 light, < 0 dark checkers, 0 empty); for a
+        reader without probabilities, 1.0 for the reading and 0.0 otherwise."""
+        if not self.distribution:
+            mine = 0 if self.count == 0 else (self.count if self.colour == "light" else -self.count)
+            return 1.0 if signed_count == mine else 0.0
+        return dict(self.distribution).get(signed_count, 0.0)
 
 
 @dataclasses.dataclass(frozen=True)

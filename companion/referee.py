@@ -61,6 +61,7 @@ from companion.bus import Event, EventBus
 from companion.events import CockedDiceEvent, OverrideEvent, RollEvent, TurnEvent, VerdictEvent
 from companion.idle_dice import lying_where, off_field, with_idle, without_idle
 from companion.judgement import Judgement, judge
+from companion.likelihood import most_likely_board
 from companion.observation import DieReading, Observation
 from companion.table import (
     START_SIGNED,
@@ -267,6 +268,7 @@ class Referee:
             board = observation_to_signed(obs, self.layout, 0)
         except TableError:
             return
+        board = most_likely_board(obs, board, self._allowed_boards(), self.layout.colour_of(0))
         obs = self.dice_in_play(obs)
         handler = {
             Phase.OPENING: self._on_opening,
@@ -278,6 +280,18 @@ class Referee:
             Phase.GAME_OVER: self._on_game_over,
         }[self.w.phase]
         handler(obs, board)
+
+    def _allowed_boards(self) -> list[tuple[int, ...]]:
+        """The boards the game allows now, player 0's view: the agreed board, and while a play
+        or its correction is awaited the result of every legal play and every legal part of one
+        (what :func:`companion.likelihood.most_likely_board` weighs the reading against)."""
+        expected = self.table_board()
+        out = [expected]
+        if self.w.phase in (Phase.PLAY, Phase.CORRECTION) and getattr(self.match, "dice", None):
+            mover = self.match.on_roll
+            plays = self._plays(self.view(mover, expected), self.match.dice)
+            out += [self.view(mover, pos.to_signed()) for pos in plays.results | plays.prefixes]
+        return out
 
     def dice_in_play(self, obs: Observation) -> Observation:
         """``obs`` with only the dice that matter now, when the dice carry an

@@ -204,10 +204,13 @@ class StabilityFilter:
         need = max(1, -(-int(self.settings.quorum * 1000) * len(frames) // 1000))
         points = []
         for i in range(24):
-            value, n = _vote([(f.points[i].count, f.points[i].colour if f.points[i].count else None) for f in frames])
+            keys = [(f.points[i].count, f.points[i].colour if f.points[i].count else None) for f in frames]
+            value, n = _vote(keys)
             if n < need:
                 return None
-            points.append(PointReading(i + 1, value[0], value[1]))
+            # The probabilities come with the newest frame that read the voted value.
+            src = next(f.points[i] for f, k in zip(reversed(frames), reversed(keys)) if k == value)
+            points.append(PointReading(i + 1, value[0], value[1], src.distribution, src.hidden))
         bar, n = _vote([(f.bar.light, f.bar.dark) for f in frames])
         if n < need:
             return None
