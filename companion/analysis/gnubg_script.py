@@ -1,0 +1,130 @@
+"""Runs INSIDE GNU Backgammon: ``gnubg -t -q -r -p companion/analysis/gnubg_script.py``.
+
+The analysis engine's half that lives in gnubg's embedded Python. It imports
+nothing from the companion (gnubg's interpreter need not see the package) and
+speaks one JSON object per line over two pipes whose file descriptors are in
+the environment variable ``COMPANION_ANALYSIS_FDS`` (``"READ_FD,WRITE_FD"``);
+gnubg's own screen output goes to its standard output, which the engine
+discards. First line written: ``{"ready": true}``.
+
+Requests (``id`` is echoed in the answer):
+
+* ``{"op": "play", "position_id", "match_id", "dice": [d1, d2], "plies"}``:
+  gnubg's ``hint`` for the roll: every legal play ranked, best first, as
+  ``{"play", "equity", "equity_loss", "plies", "probs", "position_id"}``
+  (``position_id`` of the result, same player still on roll, built with gnubg's
+  own ``parsemove`` and the hit rule; ``equity_loss`` = -``eqdiff`` >= 0).
+* ``{"op": "cube", "position_id", "match_id", "plies", "beavers"}``: gnubg's
+  cubeful evaluation (``cfevaluate``) of the position before the roll, from the
+  view of the player on roll: ``no_double``, ``double_take``, ``double_pass``,
+  ``optimal`` (equities; match play in normalised money equity, as gnubg prints
+  them) and gnubg's ``action`` text.
+* ``{"op": "ping"}``.
+
+Any failure of a request is answered ``{"id", "error": "..."}``; the loop goes on.
+"""
+
+import json
+import os
+
+import gnubg  # noqa: provided by gnubg's embedded interpreter
+
+
+def after_play(board, steps):
+    """The board after ``steps`` ((from, to) pairs as from ``gnubg.parsemove``;
+    25 = bar, 0 or less = off), the mover's side second, a blot hit on landing
+    sent to the opponent's bar."""
+    opp = list(board[0])
+    me = list(board[1])
+    for s, t in steps:
+        me[24 if s == 25 else s - 1] -= 1
+        if t > 0:
+            me[t - 1] += 1
+            if opp[24 - t] == 1:
+                opp[24 - t] = 0
+                opp[24] += 1
+    return (tuple(opp), tuple(me))
+
+
+class Worker:
+    """The request loop; keeps the evaluation settings last sent to gnubg."""
+
+    def __init__(self):
+        self.chequer_plies = None
+
+    def setup(self, req):
+        gnubg.command("set matchid " + req["match_id"])
+        gnubg.command("set board " + req["position_id"])
+        if gnubg.positionid() != req["position_id"]:
+            raise ValueError("gnubg did not accept position " + req["position_id"])
+
+    def play(self, req):
+        plies = int(req.get("plies", 2))
+        if plies != self.chequer_plies:
+            gnubg.command("set evaluation chequerplay evaluation plies %d" % plies)
+            self.chequer_plies = plies
+        self.setup(req)
+        d1, d2 = req["dice"]
+        gnubg.command("set dice %d%d" % (d1, d2))
+        board = gnubg.board()
+        try:
+            hint = gnubg.hint(10000)["hint"]
+        except Exception:  # gnubg raises when there is no legal play
+            hint = []
+        plays = []
+        for h in hint:
+            plays.append({
+                "play": h["move"],
+                "equity": h["equity"],
+                "equity_loss": 0.0 - h["eqdiff"],
+                "plies": h["context"]["plies"] if "context" in h else None,
+                "probs": list(h.get("details", {}).get("probs", ())),
+                "position_id": gnubg.positionid(after_play(board, gnubg.parsemove(h["move"]))),
+            })
+        return {"plays": plays, "match_id": gnubg.matchid()}
+
+    def cube(self, req):
+        self.setup(req)
+        cubeinfo = gnubg.cubeinfo()
+        cubeinfo["beavers"] = 1 if req.get("beavers") else 0
+        context = {"cubeful": 1, "plies": int(req.get("plies", 2)), "deterministic": 1,
+                   "prune": 1, "noise": 0.0}
+        optimal, no_double, take, drop, recommendation, text = gnubg.cfevaluate(
+            gnubg.board(), cubeinfo, context)
+        return {"optimal": optimal, "no_double": no_double, "double_take": take,
+                "double_pass": drop, "recommendation": recommendation, "action": text}
+
+    def answer(self, req):
+        op = req.get("op")
+        if op == "play":
+            return self.play(req)
+        if op == "cube":
+            return self.cube(req)
+        if op == "ping":
+            return {"pong": True}
+        raise ValueError("unknown op %r" % (op,))
+
+
+def main():
+    read_fd, write_fd = (int(x) for x in os.environ["COMPANION_ANALYSIS_FDS"].split(","))
+    gnubg.command("set display off")
+    gnubg.command("set player 0 human")
+    gnubg.command("set player 1 human")
+    gnubg.command("set evaluation cubedecision evaluation plies 2")
+    worker = Worker()
+    with os.fdopen(read_fd, "r") as requests, os.fdopen(write_fd, "w") as answers:
+        answers.write(json.dumps({"ready": True}) + "\n")
+        answers.flush()
+        for line in requests:
+            req = {}
+            try:
+                req = json.loads(line)
+                out = worker.answer(req)
+            except Exception as exc:  # noqa: BLE001 - one bad request must not end the loop
+                out = {"error": "%s: %s" % (type(exc).__name__, exc)}
+            out["id"] = req.get("id") if isinstance(req, dict) else None
+            answers.write(json.dumps(out) + "\n")
+            answers.flush()
+
+
+main()
