@@ -141,7 +141,7 @@ class GnubgEngine:
         line, self._buffer = self._buffer.split(b"\n", 1)
         return json.loads(line)
 
-    def _exchange(self, request: dict) -> Optional[dict]:
+    def _exchange(self, request: dict, timeout_s: float) -> Optional[dict]:
         """Send ``request``, wait for its answer; ``None`` when gnubg died."""
         if self._proc is None or self._proc.poll() is not None:
             self._stop()
@@ -151,14 +151,15 @@ class GnubgEngine:
         except (BrokenPipeError, OSError):
             return None
         while True:
-            answer = self._read_line(self.timeout_s)
+            answer = self._read_line(timeout_s)
             if answer is None or answer.get("id") == request["id"]:
                 return answer
 
     # ------------------------------------------------------------ requests
-    def request(self, request: dict) -> dict:
+    def request(self, request: dict, timeout_s: Optional[float] = None) -> dict:
         """Ask gnubg one question (a request of :mod:`~companion.analysis.gnubg_script`,
-        without ``id``) and return its answer dict.
+        without ``id``) and return its answer dict. ``timeout_s``: this request's
+        time limit (default: the engine's ``timeout_s``).
 
         Raises :class:`AnalysisUnavailable` when gnubg is missing, does not start
         or dies twice on this request; :class:`AnalysisTimeout` (gnubg killed,
@@ -170,7 +171,7 @@ class GnubgEngine:
                 self._next_id += 1
                 request = dict(request, id=self._next_id)
                 try:
-                    answer = self._exchange(request)
+                    answer = self._exchange(request, timeout_s or self.timeout_s)
                 except AnalysisTimeout:
                     self.timeouts += 1
                     self._stop()

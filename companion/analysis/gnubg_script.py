@@ -19,6 +19,19 @@ Requests (``id`` is echoed in the answer):
   view of the player on roll: ``no_double``, ``double_take``, ``double_pass``,
   ``optimal`` (equities; match play in normalised money equity, as gnubg prints
   them) and gnubg's ``action`` text.
+* ``{"op": "match", "mat_path", "plies"}``: gnubg imports the Jellyfish
+  ``.mat`` file (a path without spaces), runs ``analyse match`` and answers
+  its statistics (``gnubg.match(statistics=1)["stats"]``: per player ``"X"``
+  (player 0) and ``"O"``), the players' names, the match length, the error
+  rating per player (``gnubg.errorrating`` of the overall error rate) and
+  the cube errors summed per player (``cube_error``: the ``err-*-skill``
+  fields; gnubg's own ``error-skill`` of the cube is a rate) and every
+  decision gnubg analysed: ``{"game", "move", "player", "action", "dice",
+  "position_id", "match_id"}`` (the state before it) with ``"played",
+  "best", "equity_loss"`` for plays, and for cube decisions (``"double"``,
+  ``"no_double"``, ``"take"``, ``"drop"``) the cubeful equities
+  ``"no_double", "double_take", "double_pass"`` from the doubler's view and
+  gnubg's ``"cube_action"`` (``cfevaluate`` of the position before the double).
 * ``{"op": "ping"}``.
 
 Any failure of a request is answered ``{"id", "error": "..."}``; the loop goes on.
@@ -94,12 +107,66 @@ class Worker:
         return {"optimal": optimal, "no_double": no_double, "double_take": take,
                 "double_pass": drop, "recommendation": recommendation, "action": text}
 
+    def match(self, req):
+        plies = int(req.get("plies", 2))
+        context = {"cubeful": 1, "plies": plies, "deterministic": 1, "prune": 1, "noise": 0.0}
+        gnubg.command("set analysis chequerplay evaluation plies %d" % plies)
+        gnubg.command("set analysis cubedecision evaluation plies %d" % plies)
+        gnubg.command("import mat " + req["mat_path"])
+        gnubg.command("analyse match")
+        m = gnubg.match(analysis=1, boards=1, statistics=1, verbose=0)
+        info = m["match-info"]
+        decisions = []
+        for g, game in enumerate(m["games"], start=1):
+            gnubg.navigate()
+            if g > 1:
+                gnubg.navigate(game=g - 1)
+            doubled = None
+            for n, rec in enumerate(game["game"], start=1):
+                if n > 1:
+                    gnubg.navigate(1, 0)  # one record on: the state before this record's action
+                a = rec.get("analysis") or {}
+                action = rec.get("action")
+                base = {"game": g, "move": n, "player": 0 if rec.get("player") == "X" else 1,
+                        "action": action, "position_id": rec.get("board") or gnubg.positionid(),
+                        "match_id": gnubg.matchid(), "dice": list(rec.get("dice", ()))}
+                if action == "move" and a.get("moves") and "imove" in a:
+                    board = gnubg.positionfromid(rec["board"])
+                    best, made = a["moves"][0], a["moves"][a["imove"]]
+                    decisions.append(dict(base, played=gnubg.movetupletostring(made["move"], board),
+                                          best=gnubg.movetupletostring(best["move"], board),
+                                          equity_loss=best["score"] - made["score"]))
+                if action in ("take", "drop") and doubled is not None:
+                    decisions.append(dict(doubled, **{k: base[k] for k in ("move", "player", "action")}))
+                elif "nd-cubeful-eq" in a and gnubg.positionid() == rec.get("board"):
+                    _, no_double, take, drop, _, text = gnubg.cfevaluate(gnubg.board(), gnubg.cubeinfo(), context)
+                    cube = dict(base, action="double" if action == "double" else "no_double",
+                                no_double=no_double, double_take=take, double_pass=drop, cube_action=text)
+                    decisions.append(cube)
+                    if action == "double":
+                        doubled = cube
+        stats = m["stats"]
+        cube_errors = ("err-missed-double-below-cp-skill", "err-missed-double-above-cp-skill",
+                       "err-wrong-double-below-dp-skill", "err-wrong-double-above-tg-skill",
+                       "err-wrong-take-skill", "err-wrong-drop-skill")
+        rating, cube_error = {}, {}
+        for side in ("X", "O"):
+            moves, cube = stats[side]["moves"], stats[side]["cube"]
+            cube_error[side] = sum(cube[k] for k in cube_errors)
+            count = moves["unforced-moves"] + cube["close-cube"]
+            rate = (moves["error-skill"] + cube_error[side]) / count if count else 0.0
+            rating[side] = gnubg.errorrating(rate)
+        return {"players": [info["X"]["name"], info["O"]["name"]], "match_length": info["match-length"],
+                "stats": stats, "cube_error": cube_error, "rating": rating, "decisions": decisions}
+
     def answer(self, req):
         op = req.get("op")
         if op == "play":
             return self.play(req)
         if op == "cube":
             return self.cube(req)
+        if op == "match":
+            return self.match(req)
         if op == "ping":
             return {"pong": True}
         raise ValueError("unknown op %r" % (op,))
