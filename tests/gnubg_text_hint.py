@@ -1,4 +1,4 @@
-"""What GNU Backgammon PRINTS: its ``hint`` through the plain command interface.
+"""What GNU Backgammon PRINTS: its ``hint`` and match statistics through the plain command interface.
 
 The oracle for the analysis service's agreement tests and benchmark. It feeds
 ``gnubg -t -q -r`` a command script on standard input (``set matchid``, ``set
@@ -106,3 +106,31 @@ def random_requests(seed: int, n: int, with_dice: bool = True) -> list[dict]:
         if len(out) == n:
             break
     return out
+
+
+_STAT = re.compile(r"^(Unforced moves|Error rate mEMG|Luck rate mEMG|Overall rating|"
+                   r"Close or actual cube decisions|Error total EMG)(?: \((?:MWC|Points)\))?"
+                   r"\s+(\S+)(?:\s+\([^)]*\))?\s+(\S+)")
+
+
+def text_match_statistics(mat_path: str, plies: int = 0, timeout: float = 600.0) -> dict:
+    """gnubg's printed ``show statistics match`` after ``import mat`` and
+    ``analyse match`` at ``plies``: ``{(section, row): (player 0, player 1)}``
+    for the rows named in ``_STAT`` (without gnubg's unit, "(MWC)" in a match,
+    "(Points)" in a money session; sections ``"chequer"``, ``"luck"``,
+    ``"cube"``, ``"overall"``), values as printed (strings)."""
+    script = "\n".join(["set display off", f"set analysis chequerplay evaluation plies {plies}",
+                        f"set analysis cubedecision evaluation plies {plies}", f"import mat {mat_path}",
+                        "analyse match", "show statistics match"]) + "\n"
+    out = subprocess.run([GNUBG, "-t", "-q", "-r"], input=script, text=True, capture_output=True,
+                         timeout=timeout).stdout
+    section, rows = None, {}
+    for line in out.splitlines():
+        for name, key in (("Chequerplay statistics", "chequer"), ("Luck statistics", "luck"),
+                          ("Cube statistics", "cube"), ("Overall statistics", "overall")):
+            if line.startswith(name):
+                section = key
+        m = _STAT.match(line)
+        if m and section:
+            rows[(section, m.group(1))] = (m.group(2), m.group(3))
+    return rows

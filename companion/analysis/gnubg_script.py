@@ -115,13 +115,15 @@ class Worker:
         gnubg.command("import mat " + req["mat_path"])
         gnubg.command("analyse match")
         m = gnubg.match(analysis=1, boards=1, statistics=1, verbose=0)
+        if not m or not m.get("games"):
+            raise ValueError("gnubg could not read a match from the record")
         info = m["match-info"]
         decisions = []
         for g, game in enumerate(m["games"], start=1):
             gnubg.navigate()
             if g > 1:
                 gnubg.navigate(game=g - 1)
-            doubled = None
+            doubled = previous = None
             for n, rec in enumerate(game["game"], start=1):
                 if n > 1:
                     gnubg.navigate(1, 0)  # one record on: the state before this record's action
@@ -136,7 +138,9 @@ class Worker:
                     decisions.append(dict(base, played=gnubg.movetupletostring(made["move"], board),
                                           best=gnubg.movetupletostring(best["move"], board),
                                           equity_loss=best["score"] - made["score"]))
-                if action in ("take", "drop") and doubled is not None:
+                if action == "double" and previous == "double":
+                    pass  # a beaver (or raccoon): gnubg does not count it as a cube decision
+                elif action in ("take", "drop") and doubled is not None:
                     decisions.append(dict(doubled, **{k: base[k] for k in ("move", "player", "action")}))
                 elif "nd-cubeful-eq" in a and gnubg.positionid() == rec.get("board"):
                     _, no_double, take, drop, _, text = gnubg.cfevaluate(gnubg.board(), gnubg.cubeinfo(), context)
@@ -145,6 +149,7 @@ class Worker:
                     decisions.append(cube)
                     if action == "double":
                         doubled = cube
+                previous = action
         stats = m["stats"]
         cube_errors = ("err-missed-double-below-cp-skill", "err-missed-double-above-cp-skill",
                        "err-wrong-double-below-dp-skill", "err-wrong-double-above-tg-skill",

@@ -278,13 +278,7 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
         except MatError as exc:
             raise UserError(f"{args.log}: {exc}") from None
     else:
-        from companion.mat import MatError, import_mat
-
-        text = _read_text(args.file)
-        try:
-            import_mat(text, allow_unfinished=True, allow_illegal=True)
-        except MatError as exc:
-            raise UserError(f"{args.file}: {exc}") from None
+        text = _read_text(args.file)  # gnubg reads the record itself (it says so when it cannot)
     with GnubgEngine(args.gnubg) as engine:
         try:
             review = review_match(engine, text, plies=args.plies, timeout_s=args.timeout)
@@ -292,6 +286,6 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
             print(f"companion match analyse: analysis unavailable: {exc}", file=sys.stderr)
             return 1
         except ValueError as exc:
-            raise UserError(str(exc)) from None
+            raise UserError(f"{args.file or args.log}: {exc}") from None
     print(json.dumps(review.to_dict(args.worst)) if args.json else _review_text(review, args.worst))
     return 0
