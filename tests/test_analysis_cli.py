@@ -92,3 +92,16 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):
     code, out, err = _run(capsys, "analyse", *argv)
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and message in err
+
+
+def test_watch_refuses_a_bad_analysis_depth_in_one_line(repo_root):
+    import os
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "companion", "watch", "--no-web", "--keyboard", "off",
+                          "--mode", "teaching", "--analysis-plies", "9"], cwd=repo_root,
+                         env=dict(os.environ, PYTHONPATH=str(repo_root)), capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 2
+    assert out.stderr.strip().splitlines() == ["companion watch: error: --analysis-plies is 0 to 4, not 9"]
