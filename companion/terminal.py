@@ -128,6 +128,11 @@ def _describe_analysis(d: dict) -> Optional[str]:
     if d["status"] != "ok":
         return f"analysis unavailable: {d['detail']}"
     a = d["analysis"]
+    if d["kind"] == "match":
+        rates = ", ".join(
+            f"{s['name']} {'-' if s['overall_rate'] is None else format(s['overall_rate'], '.1f')} mEMG ({s['rating']})"
+            for s in a["stats"])
+        return f"gnubg's review of the match so far: {rates}"
     who = _player(d["player"])
     label = f" ({d['label']})" if d.get("label") else ""
     if d["kind"] == "cube":

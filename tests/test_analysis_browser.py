@@ -20,6 +20,7 @@ from web_demo_driver import DemoDriver
 from companion.analysis.analyst import Analyst
 from companion.analysis.engine import GnubgEngine
 from companion.analysis.service import AnalysisService
+from companion.mat import export_mat
 
 pytestmark = pytest.mark.slow
 
@@ -27,7 +28,8 @@ pytestmark = pytest.mark.slow
 def _attach(driver: DemoDriver, gnubg: str = GNUBG):
     engine = GnubgEngine(gnubg, timeout_s=30)
     service = AnalysisService(driver.bus, Analyst(engine),
-                              teaching=lambda: driver.session.referee.settings.mode == "teaching")
+                              teaching=lambda: driver.session.referee.settings.mode == "teaching",
+                              match_record=lambda: export_mat(driver.session.referee.match))
     return engine, service
 
 
@@ -70,6 +72,23 @@ def test_ranked_plays_made_play_and_error_rate_in_the_browser(browser, tmp_path)
         page.wait_for_selector("#analysis-cube", timeout=WAIT)
         assert "Ben doubled: gnubg says" in page.locator("#analysis-cube").inner_text()
         assert "gnubg:" in page.locator("#log").inner_text()
+
+        # the game's end: gnubg's review of the match, each worst decision openable
+        driver.until_type("game_end")
+        assert service.wait_idle(60)
+        review = next(e for e in driver.events if e["type"] == "analysis" and e["kind"] == "match")
+        page.wait_for_selector("#match-review", timeout=WAIT)
+        table = page.locator("#review-table").inner_text()
+        for stats in review["analysis"]["stats"]:
+            assert stats["rating"] in table
+        assert f"{review['analysis']['stats'][0]['overall_rate']:.1f}" in table
+        worst = page.locator("#worst-decisions li")
+        assert worst.count() == len(review["analysis"]["worst"]) > 0
+        first = review["analysis"]["worst"][0]
+        assert worst.nth(0).get_attribute("data-position-id") == first["position_id"]
+        assert f"companion analyse --position-id {first['position_id']} --match-id {first['match_id']}" \
+            in worst.nth(0).inner_text()
+        page.screenshot(path=str(tmp_path / "review.png"), full_page=True)
     finally:
         context.close()
         server.stop()

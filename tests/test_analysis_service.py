@@ -17,13 +17,14 @@ import signal
 
 import pytest
 
-from gnubg_text_hint import GNUBG, text_hints
+from gnubg_text_hint import GNUBG, text_hints, text_match_statistics
 from web_demo_driver import DemoDriver
 
 from companion.analysis.analyst import Analyst
 from companion.analysis.engine import GnubgEngine
 from companion.analysis.service import AnalysisService
 from companion.analysis.store import stored_analyses
+from companion.mat import export_mat
 from companion.match_log import MatchLog
 
 
@@ -32,13 +33,15 @@ def _need_gnubg() -> None:
         pytest.skip("GNU Backgammon is not installed (.ci/run installs it)")
 
 
-def _game(mode: str = "teaching", gnubg: str = GNUBG, match_log=None, kill_after: int = 0):
+def _game(mode: str = "teaching", gnubg: str = GNUBG, match_log=None, kill_after: int = 0,
+          review: bool = False):
     """Play the demo game with the service attached; returns (events, engine)."""
     driver = DemoDriver(mode=mode, match_log=match_log)
     engine = GnubgEngine(gnubg, timeout_s=30)
+    record = (lambda: export_mat(driver.session.referee.match)) if review else None
     service = AnalysisService(driver.bus, Analyst(engine),
                               teaching=lambda: driver.session.referee.settings.mode == "teaching",
-                              store_path=match_log)
+                              store_path=match_log, match_record=record)
     try:
         if kill_after:
             driver.until(lambda e: e["type"] == "verdict" and e["verdict"] == "legal")
@@ -133,3 +136,24 @@ def test_analyses_are_stored_with_the_match_log(tmp_path):
     with MatchLog.open(path) as log:  # the match log itself is intact and replays
         match = log.replay()
     assert match.score == (2, 0)
+
+
+def test_game_end_brings_gnubgs_review_of_the_match(tmp_path):
+    _need_gnubg()
+    events, _ = _game(review=True)
+    end = next(i for i, e in enumerate(events) if e["type"] == "game_end")
+    reviews = [(i, e) for i, e in enumerate(events) if e["type"] == "analysis" and e["kind"] == "match"]
+    assert len(reviews) == 1 and reviews[0][0] > end
+    review = reviews[0][1]
+    assert review["status"] == "ok" and review["decision"] == "review"
+    # the same figures as gnubg prints for the record of the game
+    driver = DemoDriver(mode="teaching")
+    driver.rest()
+    record = tmp_path / "game.mat"
+    record.write_text(export_mat(driver.session.referee.match))
+    printed = text_match_statistics(str(record), plies=2)
+    for i, stats in enumerate(review["analysis"]["stats"]):
+        assert str(stats["unforced_moves"]) == printed[("chequer", "Unforced moves")][i]
+        assert f"{-stats['overall_rate']:.1f}" == printed[("overall", "Error rate mEMG")][i]
+        assert stats["rating"] == printed[("overall", "Overall rating")][i]
+    assert review["analysis"]["worst"][0]["equity_loss"] >= review["analysis"]["worst"][-1]["equity_loss"]

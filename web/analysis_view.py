@@ -1,4 +1,5 @@
-"""The teaching panel beside the board: gnubg's ranked plays and the running error rates.
+"""The teaching panel beside the board: gnubg's ranked plays, the running error
+rates, and gnubg's review of the match after each game.
 
 :func:`analysis_view` turns the tracker's newest ``analysis`` events
 (``companion.analysis.event.AnalysisEvent``) into plain data for
@@ -96,6 +97,38 @@ def _rates(event: Optional[Mapping[str, Any]], names: Sequence[str]) -> list[dic
     return out
 
 
+def review_view(event: Mapping[str, Any]) -> Optional[dict[str, Any]]:
+    """gnubg's review of the match (an ``analysis`` event of kind ``"match"``)
+    for the panel: ``players``, ``rows`` (``(name, player 0, player 1)`` text),
+    ``worst`` (``{"text", "command", "position_id"}``); ``None`` when it is not
+    a usable review."""
+    from companion.analysis.match_review import Decision
+
+    a = event.get("analysis") or {}
+    stats = a.get("stats") or []
+    if event.get("status") != "ok" or len(stats) != 2:
+        return None
+
+    def rate(value: Any) -> str:
+        return "–" if value is None else f"{float(value):.1f}"
+
+    rows = [("Overall error rate (mEMG)", *(rate(s.get("overall_rate")) for s in stats)),
+            ("Chequer play error rate (mEMG)", *(rate(s.get("chequer_rate")) for s in stats)),
+            ("Cube error rate (mEMG)", *(rate(s.get("cube_rate")) for s in stats)),
+            ("Luck (mEMG per move)", *(rate(s.get("luck_rate")) for s in stats)),
+            ("Rating", *(str(s.get("rating", "")) for s in stats))]
+    players = [str(p) for p in a.get("players") or ("Player 0", "Player 1")]
+    worst = []
+    for d in a.get("worst") or ():
+        try:
+            decision = Decision.from_dict(d)
+        except (KeyError, TypeError):
+            continue
+        worst.append({"text": decision.sentence(players), "command": decision.command(),
+                      "position_id": decision.position_id})
+    return {"players": players, "plies": a.get("plies"), "rows": rows, "worst": worst}
+
+
 def analysis_view(analysis: Mapping[str, Mapping[str, Any]], names: Sequence[str],
                   teaching: bool) -> Optional[dict[str, Any]]:
     """The panel's data from ``Tracker.analysis`` (``{"play", "cube", "latest"}``
@@ -104,13 +137,14 @@ def analysis_view(analysis: Mapping[str, Mapping[str, Any]], names: Sequence[str
     ``summary``, ``plays`` (rows: ``rank``, ``play``, ``equity``, ``loss``,
     ``made``, ``best``, ``position_id``), ``label``, ``cube`` (a sentence or
     ``None``), ``rates`` (per player ``name``, ``error_rate``, ``text``),
-    ``best_points`` (table points of gnubg's best play, :func:`best_play_points`)."""
+    ``best_points`` (table points of gnubg's best play, :func:`best_play_points`),
+    ``review`` (gnubg's review of the match after a game end, :func:`review_view`)."""
     if not teaching or not analysis:
         return None
     latest = analysis.get("latest") or {}
     view: dict[str, Any] = {"status": "ok", "detail": "", "title": "", "summary": "", "plays": [],
                             "label": None, "cube": None, "rates": _rates(latest, names),
-                            "best_points": []}
+                            "best_points": [], "review": None}
     if latest.get("status") == "unavailable":
         view["status"] = "unavailable"
         view["detail"] = str(latest.get("detail") or "GNU Backgammon did not answer")
@@ -126,4 +160,6 @@ def analysis_view(analysis: Mapping[str, Mapping[str, Any]], names: Sequence[str
     cube = analysis.get("cube")
     if cube and cube.get("status") == "ok":
         view["cube"] = _cube_summary(cube, names)
+    match = analysis.get("match")
+    view["review"] = review_view(match) if match else None
     return view

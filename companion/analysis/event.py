@@ -13,16 +13,18 @@ class AnalysisEvent(Event):
     """gnubg's judgement of one decision, published on the bus after the
     referee's verdict (or cube event) it follows.
 
-    ``kind``: ``"play"`` or ``"cube"``. ``player``: who decided (0/1).
-    ``decision``: ``"play"`` or one of ``"double"``, ``"no_double"`` (a roll
-    where gnubg would have doubled), ``"take"``, ``"drop"``. ``verdict``: the
+    ``kind``: ``"play"``, ``"cube"`` or ``"match"`` (gnubg's review of the
+    match so far, after a game end: ``analysis`` is ``MatchReview.to_dict()``,
+    ``player`` the game's winner). ``player``: who decided (0/1).
+    ``decision``: ``"play"``, ``"review"`` or one of ``"double"``,
+    ``"no_double"`` (a roll where gnubg would have doubled), ``"take"``, ``"drop"``. ``verdict``: the
     referee's verdict of the play (``"legal"``, ``"illegal"``, ``"corrected"``;
     ``""`` for the cube). ``dice``: the roll ((0, 0) for the cube).
     ``position_id`` (from the view of the player on roll) and ``match_id``
     (seen from the player on roll) of the position judged. ``status``:
     ``"ok"`` or ``"unavailable"`` (``detail`` says why: gnubg missing, hung,
     dead). ``analysis``: ``PlayAnalysis.to_dict()`` or ``CubeAnalysis.to_dict()``
-    (empty when unavailable). ``equity_loss``: what the decision made gave away
+    or ``MatchReview.to_dict()`` (empty when unavailable). ``equity_loss``: what the decision made gave away
     (>= 0, money units; ``None`` when no decision was made or it is not among
     gnubg's). ``label``: gnubg's ``"doubtful"``, ``"bad"``, ``"very bad"`` or
     ``None``. ``error_rates``: per player (index 0/1) the running figures after

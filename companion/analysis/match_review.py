@@ -101,6 +101,31 @@ class Decision:
         out["label"] = self.label
         return out
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Decision":
+        """The decision of :meth:`to_dict`'s dict (``label`` is recomputed).
+        Raises ``KeyError`` / ``TypeError`` for a dict without the fields."""
+        fields = {f.name: data[f.name] for f in dataclasses.fields(cls)}
+        fields["dice"] = tuple(fields["dice"])
+        return cls(**fields)
+
+    def sentence(self, players: Sequence[str]) -> str:
+        """One line for people: ``"game 1 move 4: Ann doubled: gnubg says No
+        double, take; loss 0.356 (very bad)"``."""
+        who = players[self.player]
+        label = f" ({self.label})" if self.label else ""
+        if self.action == "move":
+            what = f"{who} {self.dice[0]}-{self.dice[1]} played {self.played}, best {self.best}"
+        else:
+            verb = {"double": "doubled", "no_double": "did not double", "take": "took", "drop": "dropped"}
+            what = f"{who} {verb.get(self.action, self.action)}: gnubg says {self.best}"
+        return f"game {self.game} move {self.move}: {what}; loss {self.equity_loss:.3f}{label}"
+
+    def command(self) -> str:
+        """The ``companion analyse`` command line that opens this decision."""
+        dice = f" --dice {self.dice[0]} {self.dice[1]}" if self.action == "move" and len(self.dice) == 2 else ""
+        return f"companion analyse --position-id {self.position_id} --match-id {self.match_id}{dice}"
+
 
 @dataclasses.dataclass(frozen=True)
 class MatchReview:

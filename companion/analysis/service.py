@@ -12,7 +12,10 @@ and publishes an :class:`~companion.analysis.event.AnalysisEvent` for each job:
 * a ``cube`` ``double``: the doubler's decision; ``take`` / ``drop``: the
   taker's (both judged on the position before the double);
 * a ``roll`` by a player who could have doubled: published only when gnubg
-  would have doubled (a missed double).
+  would have doubled (a missed double);
+* a ``game_end`` (with a ``match_record``): gnubg's review of the match so far
+  (:func:`~companion.analysis.match_review.review_match`: error rates, luck,
+  ratings, the worst decisions), as an event of kind ``"match"``.
 
 It runs only while ``teaching()`` is true (tournament rules forbid electronic
 aids). When gnubg is missing, hung or dead, the event says ``"unavailable"``
@@ -76,6 +79,7 @@ class _Job:
     dice: tuple[int, int] = (0, 0)
     after: Optional[str] = None
     verdict_ms: float = 0.0
+    record: str = ""
 
 
 def _cube_available(match_id: str, player: int) -> bool:
@@ -94,16 +98,21 @@ class AnalysisService:
 
     ``bus``: the session's bus. ``analyst``: asks gnubg. ``teaching``: returns
     whether the session is in teaching mode now (checked for every event).
-    ``store_path``: the match log's SQLite file, or ``None``. Call
+    ``store_path``: the match log's SQLite file, or ``None``. ``match_record``:
+    returns the match so far as a Jellyfish ``.mat`` text (called in the
+    publisher's thread at each game end; raising ``ValueError`` when the match
+    cannot be written) for gnubg's review, or ``None`` for no review. Call
     :meth:`close` to stop the worker (the engine is closed by its owner).
     """
 
     def __init__(self, bus: EventBus, analyst: Analyst, teaching: Callable[[], bool],
-                 store_path: Optional[str] = None, max_queue: int = 64) -> None:
+                 store_path: Optional[str] = None, max_queue: int = 64,
+                 match_record: Optional[Callable[[], str]] = None) -> None:
         self.bus = bus
         self.analyst = analyst
         self.teaching = teaching
         self.store_path = store_path
+        self.match_record = match_record
         self.tallies = [ErrorTally(), ErrorTally()]
         self.published = 0
         self._before_roll: dict[int, tuple[str, str]] = {}  # player -> (position_id, match_id)
@@ -127,9 +136,11 @@ class AnalysisService:
                 elif event.waiting_for == "play":
                     self._play_match[player] = event.match_id
             return
-        if kind not in ("verdict", "cube", "roll") or not self.teaching():
+        if kind not in ("verdict", "cube", "roll", "game_end") or not self.teaching():
             return
-        if kind == "verdict":
+        if kind == "game_end":
+            self._on_game_end(event)
+        elif kind == "verdict":
             self._on_verdict(event)
         elif kind == "cube":
             self._on_cube(event)
@@ -168,6 +179,16 @@ class AnalysisService:
         if _cube_available(match_id, p):
             self._queue(_Job(kind="cube", player=p, decision="no_double", position_id=position_id,
                              match_id=mover_match_id(match_id, p), verdict_ms=event.time_ms))
+
+    def _on_game_end(self, event: Event) -> None:
+        if self.match_record is None:
+            return
+        try:
+            record = self.match_record()
+        except ValueError as exc:  # a match .mat cannot hold (a board correction)
+            record = "error: " + str(exc)
+        self._queue(_Job(kind="match", player=event.winner, decision="review", position_id="",
+                         match_id="", verdict_ms=event.time_ms, record=record))
 
     def _queue(self, job: _Job) -> None:
         with self._idle:
@@ -215,6 +236,8 @@ class AnalysisService:
                       dice=job.dice, position_id=job.position_id, match_id=job.match_id,
                       verdict_ms=job.verdict_ms)
         try:
+            if job.kind == "match":
+                return self._review(job, common)
             if job.kind == "play":
                 result = self.analyst.plays(job.position_id, job.dice, job.match_id, after=job.after)
                 loss = result.equity_loss
@@ -233,6 +256,16 @@ class AnalysisService:
                                  elapsed_ms=self._since(job), **common)
         return AnalysisEvent(analysis=result.to_dict(), equity_loss=loss, label=skill_label(loss),
                              error_rates=self._rates(), elapsed_ms=self._since(job), **common)
+
+    def _review(self, job: _Job, common: dict) -> AnalysisEvent:
+        from companion.analysis.match_review import review_match
+
+        if job.record.startswith("error: "):
+            raise ValueError(job.record[len("error: "):])
+        review = review_match(self.analyst.engine, job.record, plies=self.analyst.plies,
+                              timeout_s=max(600.0, self.analyst.engine.timeout_s))
+        return AnalysisEvent(analysis=review.to_dict(worst=5), error_rates=self._rates(),
+                             elapsed_ms=self._since(job), **common)
 
     def _rates(self) -> tuple[dict[str, Any], ...]:
         return tuple(t.to_dict() for t in self.tallies)

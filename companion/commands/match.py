@@ -221,17 +221,8 @@ def _review_text(review, worst: int) -> str:
     shown = review.decisions[:worst]
     lines.append(f"Worst decisions ({len(shown)} of {len(review.decisions)} that lost equity):")
     for i, d in enumerate(shown, start=1):
-        who = review.players[d.player]
-        label = f" ({d.label})" if d.label else ""
-        if d.action == "move":
-            what = f"{who} {d.dice[0]}-{d.dice[1]} played {d.played}, best {d.best}"
-            dice = f" --dice {d.dice[0]} {d.dice[1]}"
-        else:
-            verb = {"double": "doubled", "no_double": "did not double", "take": "took", "drop": "dropped"}
-            what = f"{who} {verb.get(d.action, d.action)}: gnubg says {d.best}"
-            dice = ""
-        lines.append(f"{i:>3}. game {d.game} move {d.move}: {what}; loss {d.equity_loss:.3f}{label}")
-        lines.append(f"     companion analyse --position-id {d.position_id} --match-id {d.match_id}{dice}")
+        lines.append(f"{i:>3}. {d.sentence(review.players)}")
+        lines.append(f"     {d.command()}")
     return "\n".join(lines)
 
 

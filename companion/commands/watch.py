@@ -305,19 +305,23 @@ def _start_leds(args: argparse.Namespace, bus: Any, session: Any, stack: list, s
 
 
 def _start_analysis(args: argparse.Namespace, bus: Any, session: Any, stack: list) -> None:
-    """GNU Backgammon's judgement after each verdict (``companion.analysis.service``),
-    only while the session is in teaching mode; gnubg starts at the first
-    decision to judge (never in tournament mode)."""
+    """GNU Backgammon's judgement after each verdict (``companion.analysis.service``)
+    and its review of the match at each game end, only while the session is in
+    teaching mode; gnubg starts at the first decision to judge (never in
+    tournament mode). A 4-ply analysis may take 15 s: its time limit is longer."""
     if args.no_analysis:
         return
     from companion.analysis.analyst import Analyst
     from companion.analysis.engine import GnubgEngine
     from companion.analysis.service import AnalysisService
 
-    engine = GnubgEngine(args.gnubg)
+    from companion.mat import export_mat
+
+    engine = GnubgEngine(args.gnubg, timeout_s=30.0 if args.analysis_plies <= 3 else 300.0)
     service = AnalysisService(bus, Analyst(engine, plies=args.analysis_plies),
                               teaching=lambda: session.referee.settings.mode == "teaching",
-                              store_path=args.match_log)
+                              store_path=args.match_log,
+                              match_record=lambda: export_mat(session.referee.match))
     stack.append(engine.close)
     stack.append(service.close)
 

@@ -52,6 +52,7 @@
     if (t === "analysis") {
       if (ev.status !== "ok") return "Analysis unavailable: " + ev.detail;
       var a = ev.analysis || {};
+      if (ev.kind === "match") return "gnubg's review of the match: " + (a.stats || []).map(function (s) { return s.name + " " + s.rating; }).join(", ");
       if (ev.kind === "cube") return "gnubg: " + who(ev.player) + " " + String(ev.decision).replace("_", " ") + ": " + a.action + (ev.equity_loss ? ", cost " + Number(ev.equity_loss).toFixed(3) : "");
       if (a.made) return "gnubg: " + who(ev.player) + " " + a.made + " rank " + a.made_rank + " of " + (a.plays || []).length + (ev.label ? " (" + ev.label + ")" : "");
       return "gnubg: best " + ((a.plays || [])[0] || {}).play;
