@@ -157,3 +157,32 @@ def test_game_end_brings_gnubgs_review_of_the_match(tmp_path):
         assert f"{-stats['overall_rate']:.1f}" == printed[("overall", "Error rate mEMG")][i]
         assert stats["rating"] == printed[("overall", "Overall rating")][i]
     assert review["analysis"]["worst"][0]["equity_loss"] >= review["analysis"]["worst"][-1]["equity_loss"]
+
+
+def test_a_new_match_starts_the_error_rates_again():
+    _need_gnubg()
+    from companion.bus import EventBus
+    from companion.events import VerdictEvent
+    from companion.legal import legal_plays
+    from companion.position import Position
+
+    opening = "4HPwATDgc/ABMA"
+    after = next(p.result.position_id() for p in legal_plays(Position.from_position_id(opening), (4, 3))
+                 if p.notation() == "13/9 8/5")
+    bus = EventBus()
+    seen = []
+    bus.subscribe(lambda e: seen.append(e.to_dict()) if e.type == "analysis" else None)
+    match = [object()]
+    with GnubgEngine(GNUBG, timeout_s=30) as engine:
+        service = AnalysisService(bus, Analyst(engine), teaching=lambda: True, current_match=lambda: match[0])
+        verdict = dict(verdict="legal", player=0, dice=(4, 3), play="13/9 8/5",
+                       position_id_before=opening, position_id_after=after)
+        bus.publish(VerdictEvent(**verdict))
+        bus.publish(VerdictEvent(**verdict))
+        assert service.wait_idle()
+        match[0] = object()  # a new match from the dashboard
+        bus.publish(VerdictEvent(**verdict))
+        assert service.wait_idle()
+        service.close()
+    assert [e["error_rates"][0]["plays"] for e in seen] == [1, 2, 1]
+    assert seen[0]["analysis"]["made"] == "13/9 8/5" and seen[0]["label"] == "bad"

@@ -80,6 +80,7 @@ class _Job:
     after: Optional[str] = None
     verdict_ms: float = 0.0
     record: str = ""
+    match: int = 0
 
 
 def _cube_available(match_id: str, player: int) -> bool:
@@ -101,19 +102,24 @@ class AnalysisService:
     ``store_path``: the match log's SQLite file, or ``None``. ``match_record``:
     returns the match so far as a Jellyfish ``.mat`` text (called in the
     publisher's thread at each game end; raising ``ValueError`` when the match
-    cannot be written) for gnubg's review, or ``None`` for no review. Call
-    :meth:`close` to stop the worker (the engine is closed by its owner).
+    cannot be written) for gnubg's review, or ``None`` for no review.
+    ``current_match``: returns the match being played (any object; a new one
+    starts the error tallies again), or ``None`` (one match for the service's
+    life). Call :meth:`close` to stop the worker (the engine is closed by its owner).
     """
 
     def __init__(self, bus: EventBus, analyst: Analyst, teaching: Callable[[], bool],
                  store_path: Optional[str] = None, max_queue: int = 64,
-                 match_record: Optional[Callable[[], str]] = None) -> None:
+                 match_record: Optional[Callable[[], str]] = None,
+                 current_match: Optional[Callable[[], Any]] = None) -> None:
         self.bus = bus
         self.analyst = analyst
         self.teaching = teaching
         self.store_path = store_path
         self.match_record = match_record
+        self.current_match = current_match
         self.tallies = [ErrorTally(), ErrorTally()]
+        self._tallied_match = 0  # id() of the match the tallies count
         self.published = 0
         self._before_roll: dict[int, tuple[str, str]] = {}  # player -> (position_id, match_id)
         self._play_match: dict[int, str] = {}  # player -> match_id while he plays
@@ -191,6 +197,8 @@ class AnalysisService:
                          match_id="", verdict_ms=event.time_ms, record=record))
 
     def _queue(self, job: _Job) -> None:
+        if self.current_match is not None:
+            job = dataclasses.replace(job, match=id(self.current_match()))
         with self._idle:
             self._pending += 1
         try:
@@ -232,6 +240,9 @@ class AnalysisService:
                 store.close()
 
     def _analyse(self, job: _Job) -> Optional[AnalysisEvent]:
+        if job.match != self._tallied_match:  # a new match: count again from zero
+            self._tallied_match = job.match
+            self.tallies = [ErrorTally(), ErrorTally()]
         common = dict(kind=job.kind, player=job.player, decision=job.decision, verdict=job.verdict,
                       dice=job.dice, position_id=job.position_id, match_id=job.match_id,
                       verdict_ms=job.verdict_ms)

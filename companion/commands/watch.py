@@ -321,7 +321,8 @@ def _start_analysis(args: argparse.Namespace, bus: Any, session: Any, stack: lis
     service = AnalysisService(bus, Analyst(engine, plies=args.analysis_plies),
                               teaching=lambda: session.referee.settings.mode == "teaching",
                               store_path=args.match_log,
-                              match_record=lambda: export_mat(session.referee.match))
+                              match_record=lambda: export_mat(session.referee.match),
+                              current_match=lambda: session.referee.match)
     stack.append(engine.close)
     stack.append(service.close)
 
