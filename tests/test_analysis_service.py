@@ -60,6 +60,7 @@ def _verdicts(events):
             if e["type"] == "verdict"]
 
 
+@pytest.mark.slow
 def test_every_play_and_cube_decision_is_analysed_after_its_verdict():
     _need_gnubg()
     events, engine = _game()
@@ -138,6 +139,7 @@ def test_analyses_are_stored_with_the_match_log(tmp_path):
     assert match.score == (2, 0)
 
 
+@pytest.mark.slow
 def test_game_end_brings_gnubgs_review_of_the_match(tmp_path):
     _need_gnubg()
     events, _ = _game(review=True)
