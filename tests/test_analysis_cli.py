@@ -105,3 +105,10 @@ def test_watch_refuses_a_bad_analysis_depth_in_one_line(repo_root):
                          timeout=120)
     assert out.returncode == 2
     assert out.stderr.strip().splitlines() == ["companion watch: error: --analysis-plies is 0 to 4, not 9"]
+
+
+def test_a_board_after_that_no_legal_play_gives_is_said(capsys):
+    code, out, _ = _run(capsys, "analyse", "--position-id", OPENING, "--dice", "4", "3", "--after", OPENING)
+    assert code == 0
+    assert out.splitlines()[-1] == f"played: {OPENING} is not the result of a legal play of this roll"
+    assert "*" not in "".join(line[:1] for line in out.splitlines())

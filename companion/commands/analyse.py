@@ -81,7 +81,7 @@ def _signed(value: float) -> str:
     return f"{value:+.3f}"
 
 
-def _print_plays(analysis, limit: int = 10) -> None:
+def _print_plays(analysis, after, limit: int = 10) -> None:
     d1, d2 = analysis.dice
     print(f"gnubg {analysis.plies}-ply, dice {d1}-{d2}: {len(analysis.plays)} legal plays")
     if not analysis.plays:
@@ -97,6 +97,8 @@ def _print_plays(analysis, limit: int = 10) -> None:
         label = f", {analysis.label}" if analysis.label else ""
         print(f"played: {analysis.made} (rank {analysis.made_rank}, equity loss "
               f"{analysis.equity_loss:.3f}{label})")
+    elif after is not None:
+        print(f"played: {after} is not the result of a legal play of this roll")
 
 
 def _print_cube(cube) -> None:
@@ -140,7 +142,7 @@ def run_analyse(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_dict()))
     elif dice is not None:
-        _print_plays(result)
+        _print_plays(result, after)
     else:
         _print_cube(result)
     return 0
