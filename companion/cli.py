@@ -18,6 +18,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "companion.commands.rules",
     "companion.commands.match",
     "companion.commands.leds",
+    "companion.commands.analyse",
     "vision.commands",
     "vision.dice_commands",
     "companion.commands.watch",

@@ -118,7 +118,35 @@ def describe(event: Event, verbose: bool = False) -> Optional[str]:
         return f"board held, not judged: {d['detail']}"
     if t == "link":
         return f"LED board {d['state']}: {d['detail']}"
+    if t == "analysis":
+        return _describe_analysis(d)
     return None
+
+
+def _describe_analysis(d: dict) -> Optional[str]:
+    """gnubg's judgement in one line (``companion.analysis.event.AnalysisEvent``)."""
+    if d["status"] != "ok":
+        return f"analysis unavailable: {d['detail']}"
+    a = d["analysis"]
+    if d["kind"] == "match":
+        rates = ", ".join(
+            f"{s['name']} {'-' if s['overall_rate'] is None else format(s['overall_rate'], '.1f')} mEMG ({s['rating']})"
+            for s in a["stats"])
+        return f"gnubg's review of the match so far: {rates}"
+    who = _player(d["player"])
+    label = f" ({d['label']})" if d.get("label") else ""
+    if d["kind"] == "cube":
+        decision = d["decision"].replace("_", " ")
+        return f"gnubg: {who} {decision}: {a['action']}; cost {d['equity_loss']:.3f}{label}"
+    if not a["plays"]:
+        return None
+    best = a["plays"][0]["play"]
+    if a["made"] is None:
+        return f"gnubg: best plays for {who}: " + ", ".join(p["play"] for p in a["plays"][:3])
+    if a["made_rank"] == 1:
+        return f"gnubg: {who} played {a['made']}, the best play"
+    return (f"gnubg: {who} played {a['made']}, rank {a['made_rank']} of {len(a['plays'])}, "
+            f"equity loss {d['equity_loss']:.3f}{label}; best {best}")
 
 
 class TerminalLog:

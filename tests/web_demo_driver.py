@@ -23,7 +23,8 @@ from companion.session import Session
 class DemoDriver:
     """A real :class:`Session` and the demo's observations, fed on demand."""
 
-    def __init__(self, mode: str = "teaching", players: tuple[str, str] = ("Ann", "Ben"), match_length: int = 5) -> None:
+    def __init__(self, mode: str = "teaching", players: tuple[str, str] = ("Ann", "Ben"), match_length: int = 5,
+                 match_log: Optional[str] = None) -> None:
         self.bus = EventBus()
         self.events: list[dict[str, Any]] = []
         self._lock = threading.Lock()
@@ -31,6 +32,7 @@ class DemoDriver:
         self.session = Session(
             self.bus,
             match_settings={"players": list(players), "match_length": match_length, "mode": mode},
+            match_log=match_log,
         )
         self._frames = observations(demo_script(), DEMO_LAYOUT, fps=DEMO_FPS)
         self._next = 0

@@ -24,7 +24,8 @@ class Tracker:
     new turn to play, or game end; ``games``: ``game_end`` events in order;
     ``overrides``: ``override`` events in order (the audit trail);
     ``in_progress``: the play being made (its newest ``in_progress`` verdict); ``devices``:
-    the newest camera, board-reading and LED-link status.
+    the newest camera, board-reading and LED-link status; ``analysis``: gnubg's
+    newest judgement of a play and of a cube decision (``analysis`` events, teaching mode).
     """
 
     def __init__(self, bus: EventBus) -> None:
@@ -36,15 +37,20 @@ class Tracker:
         self._resignation: Optional[dict[str, Any]] = None
         self._devices: dict[str, dict[str, Any]] = {}
         self._in_progress: Optional[dict[str, Any]] = None
+        self._analysis: dict[str, dict[str, Any]] = {}
         self._unsubscribe = bus.subscribe(self._on_event)
 
     def _on_event(self, event: Event) -> None:
         kind = event.type
         if kind not in {"verdict", "cocked_dice", "roll", "game_end", "override", "resignation", "turn",
-                        "source", "board", "link"}:
+                        "source", "board", "link", "analysis"}:
             return
         data = event.to_dict()
         with self._lock:
+            if kind == "analysis":
+                self._analysis[data["kind"]] = data
+                self._analysis["latest"] = data
+                return
             if kind in ("source", "board", "link"):
                 self._devices[kind] = data
                 return
@@ -80,6 +86,7 @@ class Tracker:
             self._cocked = None
             self._games = []
             self._resignation = None
+            self._analysis = {}
 
     @property
     def verdict(self) -> Optional[dict[str, Any]]:
@@ -124,6 +131,13 @@ class Tracker:
         ``link`` (LED board) events, by type."""
         with self._lock:
             return {k: dict(v) for k, v in self._devices.items()}
+
+    @property
+    def analysis(self) -> dict[str, dict[str, Any]]:
+        """gnubg's newest ``analysis`` events: by kind (``"play"``, ``"cube"``)
+        and the newest of all (``"latest"``); empty before the first."""
+        with self._lock:
+            return {k: dict(v) for k, v in self._analysis.items()}
 
     def close(self) -> None:
         """Stop following the bus."""

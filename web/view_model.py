@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Optional, Sequence
 
 from web.alerts import cocked_alert, game_over_alert, verdict_alert
+from web.analysis_view import analysis_view
 from web.board_svg import render_board_svg
 from web.devices import device_status
 from web.rules_view import board_from_position_id, legal_plays_of
@@ -217,4 +218,5 @@ def build_view(state: Mapping[str, Any], tracker: Optional[Tracker]) -> dict[str
         "resign_levels": RESIGN_LEVELS,
         "settings": settings_of(state),
         "devices": device_status(tracker),
+        "analysis": analysis_view(tracker.analysis if tracker else {}, names, teaching),
     }

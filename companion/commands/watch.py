@@ -64,6 +64,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("--die-on-checker", choices=("flat_ok", "cocked"), default="flat_ok",
                    help="a die resting flat on a checker: fine (USBGF 2017, default) or cocked (older rules)")
     p.add_argument("--mode", choices=("tournament", "teaching"), default="tournament")
+    p.add_argument("--analysis-plies", type=int, default=2, metavar="N",
+                   help="teaching mode: GNU Backgammon judges every play and cube decision at N plies (0-4, default 2)")
+    p.add_argument("--no-analysis", action="store_true", help="teaching mode without GNU Backgammon's judgement")
+    p.add_argument("--gnubg", default="/usr/games/gnubg", metavar="PATH", help="the gnubg program (default /usr/games/gnubg)")
     p.add_argument("--bottom-colour", choices=("light", "dark"), help="colour of the player at the image's bottom (default: from the first board)")
     p.add_argument("--still-ms", type=_non_negative, default=None, help="ms the board must be still before a reading counts (default 30; the frame in which "
                         "the dice are picked up is judged at once when nothing else in the picture changed)")
@@ -300,6 +304,29 @@ def _start_leds(args: argparse.Namespace, bus: Any, session: Any, stack: list, s
     bus.subscribe(on_button)
 
 
+def _start_analysis(args: argparse.Namespace, bus: Any, session: Any, stack: list) -> None:
+    """GNU Backgammon's judgement after each verdict (``companion.analysis.service``)
+    and its review of the match at each game end, only while the session is in
+    teaching mode; gnubg starts at the first decision to judge (never in
+    tournament mode). A 4-ply analysis may take 15 s: its time limit is longer."""
+    if args.no_analysis:
+        return
+    from companion.analysis.analyst import Analyst
+    from companion.analysis.engine import GnubgEngine
+    from companion.analysis.service import AnalysisService
+
+    from companion.mat import export_mat
+
+    engine = GnubgEngine(args.gnubg, timeout_s=30.0 if args.analysis_plies <= 3 else 300.0)
+    service = AnalysisService(bus, Analyst(engine, plies=args.analysis_plies),
+                              teaching=lambda: session.referee.settings.mode == "teaching",
+                              store_path=args.match_log,
+                              match_record=lambda: export_mat(session.referee.match),
+                              current_match=lambda: session.referee.match)
+    stack.append(engine.close)
+    stack.append(service.close)
+
+
 def _keyboard(session: Any, stop: threading.Event, out) -> threading.Thread:
     from companion.terminal import KEYBOARD_HELP, run_command
 
@@ -337,6 +364,8 @@ def run(args: argparse.Namespace) -> int:
         pass
     if args.match_length < 0:
         raise UserError(f"--match-length must be >= 0, got {args.match_length}")
+    if not 0 <= args.analysis_plies <= 4:
+        raise UserError(f"--analysis-plies is 0 to 4, not {args.analysis_plies}")
     if args.votes is not None and args.votes < 1:
         raise UserError(f"--votes must be at least 1, got {args.votes}")
     if args.fps is not None and args.fps <= 0:
@@ -408,6 +437,7 @@ def run(args: argparse.Namespace) -> int:
             )
         except (RefereeError, ValueError) as exc:
             raise UserError(str(exc)) from None
+        _start_analysis(args, bus, session, closers)
         _start_web(args, session, closers, say)
         _start_leds(args, bus, session, closers, say)
         stop = threading.Event()

@@ -49,6 +49,14 @@
     if (t === "observation") return "Board seen";
     if (t === "board") return "Board " + ev.status + (ev.detail ? ": " + ev.detail : "");
     if (t === "button") return "LED board button " + ev.button + (ev.action === "long_press" ? " (long press)" : "");
+    if (t === "analysis") {
+      if (ev.status !== "ok") return "Analysis unavailable: " + ev.detail;
+      var a = ev.analysis || {};
+      if (ev.kind === "match") return "gnubg's review of the match: " + (a.stats || []).map(function (s) { return s.name + " " + s.rating; }).join(", ");
+      if (ev.kind === "cube") return "gnubg: " + who(ev.player) + " " + String(ev.decision).replace("_", " ") + ": " + a.action + (ev.equity_loss ? ", cost " + Number(ev.equity_loss).toFixed(3) : "");
+      if (a.made) return "gnubg: " + who(ev.player) + " " + a.made + " rank " + a.made_rank + " of " + (a.plays || []).length + (ev.label ? " (" + ev.label + ")" : "");
+      return "gnubg: best " + ((a.plays || [])[0] || {}).play;
+    }
     if (t === "leds") return "LED frame acknowledged in " + Number(ev.acked_ms || 0).toFixed(1) + " ms";
     return t;
   }
@@ -218,6 +226,18 @@
     lengthInput.addEventListener("input", sync);
     sync();
   }
+
+  // Teaching mode: draw gnubg's best play on the board on request (until the next update).
+  live.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("#show-best") : null;
+    if (!button) return;
+    var on = button.getAttribute("aria-pressed") !== "true";
+    button.setAttribute("aria-pressed", String(on));
+    (button.dataset.points || "").split(",").forEach(function (p) {
+      var point = live.querySelector("#board #point-" + p);
+      if (point) point.classList.toggle("best-play", on);
+    });
+  });
 
   var logAll = document.getElementById("log-all");
   logAll.addEventListener("change", function () { logList.classList.toggle("quiet", !logAll.checked); });
