@@ -1,11 +1,14 @@
-"""Benchmark: reading the checkers of a 1280x720 frame with a known registration.
+"""Benchmark: reading a 1280x720 frame with a known registration.
 
-Runs :class:`vision.reader.BoardReader` (fixed corners, no dice/cube plug-ins) on
-real 1280x720 photos from ``../shared/data/boards`` (or a rendered board when
-they are absent), on one core (``cv2.setNumThreads(1)``), and prints the median
-and 99th percentile of the whole read and of every stage, in milliseconds.
+Runs :class:`vision.reader.BoardReader` (fixed corners) on real 1280x720 photos from
+``../shared/data/boards`` (or a rendered board when they are absent), on one core
+(``cv2.setNumThreads(1)``), with the learned checker reader (the point network) and, as the
+same-run baseline, the classical reader; ``--dice`` adds the dice and cube plug-in
+(:class:`vision.dice_plugin.DicePlugin`), the whole frame's reading. Prints, per reader, the
+median and 99th percentile of the whole read and of every stage, in milliseconds, and the
+learned reader's median as a ratio of the baseline's.
 
-    python benchmarks/bench_read.py [--repeat 200] [--out benchmarks/results/bench_read.json]
+    python benchmarks/bench_read.py [--repeat 200] [--dice] [--out benchmarks/results/bench_read.json]
 """
 
 from __future__ import annotations
@@ -52,22 +55,16 @@ def frames() -> list[tuple[str, np.ndarray, np.ndarray]]:
     return out
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--repeat", type=int, default=200, help="reads per frame (default 200)")
-    ap.add_argument("--out", help="write the figures as JSON here")
-    args = ap.parse_args()
-    cv2.setNumThreads(1)
+def measure(make_reader, repeat: int) -> dict:
+    """Read every frame ``repeat`` times with ``make_reader(corners, size)``; wall and CPU times."""
     totals: list[float] = []
     cpu: list[float] = []
     stages: dict[str, list[float]] = {}
-    names = []
-    for name, img, corners in frames():
-        names.append(name)
-        reader = BoardReader.from_corners(corners, (img.shape[1], img.shape[0]))
+    for _name, img, corners in frames():
+        reader = make_reader(corners, (img.shape[1], img.shape[0]))
         for _ in range(5):  # warm up
             reader.read(img)
-        for _ in range(args.repeat):
+        for _ in range(repeat):
             c0 = time.process_time()
             t0 = time.perf_counter()
             obs = reader.read(img)
@@ -75,27 +72,60 @@ def main() -> int:
             cpu.append((time.process_time() - c0) * 1e3)
             for k, v in obs.timings_ms.items():
                 stages.setdefault(k, []).append(v)
-    med, p99 = float(np.median(totals)), float(np.percentile(totals, 99))
-    cmed, cp99 = float(np.median(cpu)), float(np.percentile(cpu, 99))
+    return {"median_ms": float(np.median(totals)), "p99_ms": float(np.percentile(totals, 99)),
+            "cpu_median_ms": float(np.median(cpu)), "cpu_p99_ms": float(np.percentile(cpu, 99)),
+            "stages": {k: {"median_ms": float(np.median(v)), "p99_ms": float(np.percentile(v, 99))}
+                       for k, v in stages.items()}}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=200, help="reads per frame (default 200)")
+    ap.add_argument("--dice", action="store_true", help="also read the dice and the cube (the dice plug-in)")
+    ap.add_argument("--out", help="write the figures as JSON here")
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    from vision.learned_checkers import PointModel
+
+    model = PointModel()
+    plugin = None
+    if args.dice:
+        from vision.dice_plugin import DicePlugin
+
+        plugin = DicePlugin()
+
+    def make(point_model):
+        def reader(corners, size):
+            r = BoardReader.from_corners(corners, size, point_model=point_model)
+            if plugin is not None:
+                r.dice_reader, r.cube_reader = plugin.dice, plugin.cube
+            return r
+        return reader
+
+    results = {"classical (baseline)": measure(make(None), args.repeat), "learned": measure(make(model), args.repeat)}
+    names = [name for name, _, _ in frames()]
     try:
         load = os.getloadavg()[0]
     except OSError:
         load = float("nan")
-    print(f"frames: {', '.join(names)} (1280x720), {args.repeat} reads each, 1 thread, load average {load:.1f}")
-    print(f"read with known registration, wall clock: median {med:.2f} ms, p99 {p99:.2f} ms (target: median <= 15 ms)")
-    print(f"read with known registration, CPU time:   median {cmed:.2f} ms, p99 {cp99:.2f} ms "
-          "(what one core spends; the wall clock includes waiting for a shared CPU)")
-    for k, v in stages.items():
-        print(f"  {k:22s} median {np.median(v):7.2f} ms   p99 {np.percentile(v, 99):7.2f} ms")
+    what = "checkers, dice and cube" if args.dice else "checkers"
+    print(f"frames: {', '.join(names)} (1280x720), {args.repeat} reads each, 1 thread, load average {load:.1f}; "
+          f"reading {what} with a known registration")
+    for name, r in results.items():
+        print(f"{name}: wall clock median {r['median_ms']:.2f} ms, p99 {r['p99_ms']:.2f} ms; "
+              f"CPU time median {r['cpu_median_ms']:.2f} ms, p99 {r['cpu_p99_ms']:.2f} ms")
+        for k, v in r["stages"].items():
+            print(f"  {k:22s} median {v['median_ms']:7.2f} ms   p99 {v['p99_ms']:7.2f} ms")
+    base, learned = results["classical (baseline)"], results["learned"]
+    print(f"learned / classical, CPU median: {learned['cpu_median_ms'] / base['cpu_median_ms']:.2f} "
+          f"(target: the learned reading of a frame within 15 ms median on one core)")
     if args.out:
         result = {
-            "frames": names, "repeat": args.repeat, "threads": 1,
-            "median_ms": round(med, 3), "p99_ms": round(p99, 3),
-            "cpu_median_ms": round(cmed, 3), "cpu_p99_ms": round(cp99, 3), "load_average": round(load, 2),
-            "stages": {k: {"median_ms": round(float(np.median(v)), 3), "p99_ms": round(float(np.percentile(v, 99)), 3)}
-                       for k, v in stages.items()},
-            "machine": platform.platform(), "python": platform.python_version(), "opencv": cv2.__version__,
-            "command": "python benchmarks/bench_read.py --repeat %d --out %s" % (args.repeat, args.out),
+            "frames": names, "repeat": args.repeat, "threads": 1, "dice": args.dice, "load_average": round(load, 2),
+            "readers": results, "machine": platform.platform(), "python": platform.python_version(),
+            "opencv": cv2.__version__,
+            "command": "python benchmarks/bench_read.py --repeat %d%s --out %s" % (args.repeat,
+                                                                                  " --dice" if args.dice else "", args.out),
         }
         pathlib.Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
     return 0

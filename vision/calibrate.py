@@ -14,7 +14,7 @@ The two players' dice colours (``dice_sets``, :mod:`vision.dice_sets`) are learn
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
 import numpy as np
 
@@ -23,6 +23,9 @@ from vision.checkers import CheckerColours, CheckerSettings, read_checkers, warp
 from vision.profile import Profile
 from vision.reader import BoardReader
 from vision.registration import CameraModel, Field, field_from_corners
+
+if TYPE_CHECKING:
+    from vision.board_learning import LearnedBoard
 
 #: The opening position (reference numbering): checkers per point of the player whose
 #: home board holds points 1-6, and of the other player.
@@ -86,13 +89,23 @@ def learn_colours_opening(image_bgr: np.ndarray, field: Field,
 def calibrate_board(image_bgr: np.ndarray, corners: Optional[np.ndarray] = None, aruco: Optional[dict] = None,
                     orientation: str = "bottom-right", learn: str = "reading",
                     camera: Optional[CameraModel] = None, name: str = "board",
-                    notes: str = "", settings: CheckerSettings = CheckerSettings()) -> tuple[Profile, Observation]:
+                    notes: str = "", settings: CheckerSettings = CheckerSettings(),
+                    empty_bgr: Optional[np.ndarray] = None,
+                    progress: Optional[Callable[[str, float], None]] = None
+                    ) -> tuple[Profile, Observation, Optional[LearnedBoard]]:
     """Make a :class:`Profile` from one frame.
 
     ``corners``: (4, 2) image-order field corners, else ``aruco`` markers, else the
-    board is found automatically. ``learn``: ``"opening"``, ``"reading"`` (see the
-    module's doc) or ``"none"`` (colours are then clustered in every frame). Returns the profile and the frame's reading with the learned colours.
-    Raises :class:`CalibrationError` or :class:`~vision.registration.RegistrationError`.
+    board is found automatically. ``learn``: ``"opening"`` (the frame shows the opening
+    position: the point network learns this board, :func:`vision.board_learning.learn_board`,
+    optionally with ``empty_bgr``, a frame of the empty board, and ``progress`` told along the
+    way), ``"reading"`` (the colours of this frame's reading, see the module's doc) or
+    ``"none"`` (colours are then clustered in every frame). Returns the profile, the frame's
+    reading with what was learned, and the :class:`~vision.board_learning.LearnedBoard` (with
+    ``"opening"``; its head is to be saved beside the profile, see ``companion calibrate``).
+    Raises :class:`CalibrationError` (e.g. not the opening position, naming the points that
+    disagree) or :class:`~vision.registration.RegistrationError` (e.g. an empty-board frame of
+    another size).
     """
     h, w = image_bgr.shape[:2]
     if corners is None:
@@ -104,9 +117,23 @@ def calibrate_board(image_bgr: np.ndarray, corners: Optional[np.ndarray] = None,
     if camera is not None and tuple(camera.image_size) != (w, h):
         raise CalibrationError(f"the lens calibration is for {camera.image_size[0]}x{camera.image_size[1]} frames, "
                                f"this frame is {w}x{h}")
+    if empty_bgr is not None and empty_bgr.shape[:2] != (h, w):
+        raise CalibrationError(f"the empty board's frame is {empty_bgr.shape[1]}x{empty_bgr.shape[0]}, "
+                               f"the opening's {w}x{h}: use two frames of the same camera")
     field = field_from_corners(corners, (w, h), orientation, camera=camera)
+    learned = None
+    model = None
     if learn == "opening":
-        colours = learn_colours_opening(image_bgr, field, settings)
+        from vision.board_learning import BoardLearningError, learn_board
+        from vision.learned_checkers import PointModel
+
+        try:
+            model = PointModel()
+            learned = learn_board(image_bgr, field, model, empty_bgr, progress=progress)
+        except BoardLearningError as exc:
+            raise CalibrationError(str(exc)) from None
+        colours = CheckerColours(learned.light, learned.dark)
+        model = model.with_head(learned.head)
     elif learn == "none":
         colours = None
     elif learn == "reading":
@@ -120,8 +147,9 @@ def calibrate_board(image_bgr: np.ndarray, corners: Optional[np.ndarray] = None,
     profile = Profile(name=name, image_size=(w, h), corners=np.asarray(corners, float),
                       aruco=aruco, orientation=orientation,
                       camera=camera, colours=colours, settings=settings, notes=notes)
-    obs = BoardReader(field=field, settings=settings, colours=colours, orientation=orientation).read(image_bgr)
-    return profile, obs
+    obs = BoardReader(field=field, settings=settings, colours=colours, orientation=orientation,
+                      point_model=model).read(image_bgr)
+    return profile, obs, learned
 
 
 def learn_dice(image_bgr: np.ndarray, profile: Profile) -> Profile:

@@ -53,8 +53,10 @@ def register(subparsers: Any) -> None:
     c.add_argument("--aruco", action="store_true", help="find the field from ArUco markers 0-3 (DICT_4X4_50) at its corners")
     c.add_argument("--aruco-dictionary", default="DICT_4X4_50", help="ArUco dictionary (default DICT_4X4_50)")
     c.add_argument("--learn", choices=["opening", "reading", "none"], default="reading",
-                   help="learn the checker colours from the opening position, or from this frame's reading "
-                        "(which you confirm by keeping the profile), or not at all; default reading")
+                   help="opening: the frame shows the opening position, and the reader learns this board (its "
+                        "checkers and points, about a minute); reading: learn the checker colours from this "
+                        "frame's reading (which you confirm by keeping the profile); none: learn nothing; "
+                        "default reading")
     c.add_argument("--orientation", choices=["bottom-right", "bottom-left", "top-right", "top-left"],
                    default="bottom-right", help="image quadrant of the reference player's home board")
     c.add_argument("--chessboard", metavar="GLOB", help="photos of a printed chessboard for lens calibration")
@@ -62,6 +64,8 @@ def register(subparsers: Any) -> None:
     c.add_argument("--name", default="board", help="profile name (default board)")
     c.add_argument("--notes", default="", help="free text stored in the profile")
     c.add_argument("--out", metavar="FILE", help="where to write the profile (default calibration/NAME.json)")
+    c.add_argument("--empty", metavar="IMAGE",
+                   help="with --learn opening: also a photo of the same board, empty, from the same camera")
     c.add_argument("--learn-dice", action="store_true",
                    help="also learn whose dice are whose by colour (dice_sets) from this frame: each player's dice "
                         "on his own side of the board, the bottom player's in the bottom half")
@@ -98,7 +102,7 @@ def _reader_for(args: argparse.Namespace, image):
 
             return BoardReader.from_profile(dataclasses.replace(profile, orientation=orientation), (w, h)), profile
         return BoardReader(orientation=orientation), None
-    except RegistrationError as exc:
+    except (RegistrationError, ValueError, OSError) as exc:  # a bad registration, learned head or model file
         raise UserError(str(exc)) from None
 
 
@@ -182,8 +186,28 @@ def format_reading(obs) -> str:
     return "\n".join(lines)
 
 
+class ProgressLine:
+    """A progress bar on one line of ``stream``: ``learning this board [#####.....]  50%``,
+    rewritten in place. Called as ``progress(stage, fraction)`` (fraction 0..1). Silent when
+    ``stream`` is not a terminal (a script reads the result, not the bar)."""
+
+    def __init__(self, stream: Any, width: int = 30) -> None:
+        self.stream = stream
+        self.width = width
+        self.tty = bool(getattr(stream, "isatty", lambda: False)())
+
+    def __call__(self, stage: str, fraction: float) -> None:
+        if not self.tty:
+            return
+        fraction = min(max(float(fraction), 0.0), 1.0)
+        done = int(round(fraction * self.width))
+        print(f"\r{stage:26s} [{'#' * done}{'.' * (self.width - done)}] {100 * fraction:3.0f}%",
+              end="\n" if fraction >= 1.0 else "", file=self.stream, flush=True)
+
+
 def cmd_calibrate(args: argparse.Namespace) -> int:
     """``companion calibrate``: register, learn colours, write a profile."""
+    import dataclasses
     import glob
 
     import cv2
@@ -220,8 +244,15 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     try:
         corners = parse_corners(args.corners) if args.corners else None
         aruco = {"dictionary": args.aruco_dictionary, "ids": [0, 1, 2, 3]} if args.aruco else None
-        profile, obs = calibrate_board(image, corners=corners, aruco=aruco, orientation=args.orientation,
-                                       learn=args.learn, camera=camera, name=args.name, notes=args.notes)
+        empty = None
+        if args.empty:
+            try:
+                empty = load_image(args.empty)
+            except ImageError as exc:
+                raise UserError(str(exc)) from None
+        profile, obs, learned = calibrate_board(image, corners=corners, aruco=aruco, orientation=args.orientation,
+                                                learn=args.learn, camera=camera, name=args.name, notes=args.notes,
+                                                empty_bgr=empty, progress=ProgressLine(sys.stderr))
         if args.learn_dice:
             from vision.calibrate import learn_dice
 
@@ -230,10 +261,17 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     out = pathlib.Path(args.out) if args.out else pathlib.Path("calibration") / f"{args.name}.json"
     try:
+        if learned is not None:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            head = learned.head.save(out.with_name(out.stem + ".points.npz"))
+            profile = dataclasses.replace(profile, point_head=str(head.resolve()))
         save_profile(profile, out)
     except OSError as exc:
         raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
     print(format_reading(obs))
+    if learned is not None:
+        print(f"learned this board in {learned.seconds:.0f} s: its own compositions read right "
+              f"{100 * learned.before:.1f}% -> {100 * learned.after:.1f}%")
     if profile.dice_sets is not None:
         sets = profile.dice_sets.to_dict()
         print(f"dice sets (Lab): bottom {sets['bottom']}, top {sets['top']}")

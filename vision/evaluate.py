@@ -151,10 +151,11 @@ def _model_plugin() -> Any:
 
 
 def evaluate_photos(data: pathlib.Path, mode: str, pictures: Optional[pathlib.Path],
-                    dice: str = "none") -> list[dict[str, Any]]:
+                    dice: str = "none", point_model: Any = None) -> list[dict[str, Any]]:
     """Read every labelled photo under ``data``; returns one result row per image.
     ``dice``: ``"none"``, ``"labels"`` (labelled dice as the plug-in's answer) or
-    ``"model"`` (:class:`vision.dice_plugin.DicePlugin`)."""
+    ``"model"`` (:class:`vision.dice_plugin.DicePlugin`); ``point_model``: the learned
+    reader's :class:`vision.learned_checkers.PointModel`, or ``None`` for the classical reader."""
     import cv2
 
     from vision.annotate import annotate
@@ -170,9 +171,9 @@ def evaluate_photos(data: pathlib.Path, mode: str, pictures: Optional[pathlib.Pa
         t0 = time.perf_counter()
         try:
             if mode == "corners":
-                reader = BoardReader(field=field_from_corners(truth["corners"], (w, h)))
+                reader = BoardReader(field=field_from_corners(truth["corners"], (w, h)), point_model=point_model)
             else:
-                reader = BoardReader()
+                reader = BoardReader(point_model=point_model)
             if dice == "labels":
                 reader.dice_reader = lambda img, fld, _label=label: label_dice(_label, fld)
             elif dice == "model":
@@ -244,10 +245,12 @@ def draw_dice_on_board(rendered: Any, rng: np.random.Generator, n: int = 2) -> l
 
 
 def evaluate_synthetic(n: int, seed: int, pictures: Optional[pathlib.Path], dice: str = "none",
-                       draw_dice: bool = False, settings: Optional[Any] = None) -> list[dict[str, Any]]:
+                       draw_dice: bool = False, settings: Optional[Any] = None,
+                       point_model: Any = None) -> list[dict[str, Any]]:
     """Render ``n`` random boards (all styles, poses, lighting, stacking, some hands) and read them;
     ``draw_dice``: two dice on each; ``dice``: as :func:`evaluate_photos` (``"labels"``: the drawn boxes);
-    ``settings``: a :class:`vision.checkers.CheckerSettings` for the reader (default: its defaults)."""
+    ``settings``: a :class:`vision.checkers.CheckerSettings` for the reader (default: its defaults);
+    ``point_model``: as in :func:`evaluate_photos`."""
     import cv2
 
     from vision.annotate import annotate
@@ -275,7 +278,7 @@ def evaluate_synthetic(n: int, seed: int, pictures: Optional[pathlib.Path], dice
                  "occluded": set(r.truth["unreadable_points"]), "corners": r.corners}
         field = field_from_corners(r.corners, pose.image_size)
         drawn = draw_dice_on_board(r, np.random.default_rng([seed, i, 7])) if draw_dice else []
-        reader = BoardReader(field=field) if settings is None else BoardReader(field=field, settings=settings)
+        reader = BoardReader(field=field, point_model=point_model, **({} if settings is None else {"settings": settings}))
         if dice == "labels":
             from companion.observation import DieReading
 
@@ -297,6 +300,97 @@ def evaluate_synthetic(n: int, seed: int, pictures: Optional[pathlib.Path], dice
                         annotate(r.image, field, result.observation, result.checkers, reader.settings.work_scale,
                                  expected=truth["points"]))
     return rows
+
+
+def _rendered_truth(r: Any) -> dict[str, Any]:
+    return {"points": [(p["count"], p["colour"]) for p in r.truth["points"]], "bar": r.truth["bar"],
+            "occluded": set(r.truth["unreadable_points"]), "corners": r.corners}
+
+
+def evaluate_board_out(style_name: str, n: int, seed: int, model: Any,
+                       progress: Optional[Any] = None) -> dict[str, list[dict[str, Any]]]:
+    """One rendered board style, never seen by the point network, read before and after
+    calibration: the style's opening position is rendered under one camera (a random tilt,
+    turn and light), the network learns the board from it
+    (:func:`vision.board_learning.learn_board`), and ``n`` random positions of that board
+    under the same camera (the light changing, a hand now and then) are read with the shipped
+    network and with the adapted one. Returns ``{"shipped": rows, "calibrated": rows}``
+    (rows as :func:`score`, plus ``image``, ``timings``), and ``"calibration"``: one row
+    with the adaptation's figures."""
+    from vision.board_learning import learn_board
+    from vision.reader import BoardReader
+    from vision.registration import field_from_corners
+    from vision.render_board import (LOW_CONTRAST_STYLES, STYLES, BoardState, CameraPose, Hand, Lighting, random_state,
+                                     render_board)
+    from vision.checkers import CheckerColours
+
+    style = {**STYLES, **LOW_CONTRAST_STYLES}[style_name]
+    rng = np.random.default_rng([seed, sum(map(ord, style_name))])
+    pose = CameraPose.looking_down(scale=float(rng.uniform(0.78, 0.92)), tilt=float(rng.uniform(-0.1, 0.1)),
+                                   turn_deg=float(rng.uniform(-3, 3)), aspect=style.geometry.aspect)
+    base_light = dict(gradient=float(rng.uniform(0, 0.3)), gradient_deg=float(rng.uniform(0, 360)),
+                      blur=float(rng.uniform(0, 0.8)), noise=float(rng.uniform(1, 4)), jpeg=85)
+    opening = render_board(BoardState.starting(), style, pose, Lighting(**base_light), seed=seed)
+    field = field_from_corners(opening.corners, pose.image_size)
+    learned = learn_board(opening.image, field, model, progress=progress)
+    colours = CheckerColours(learned.light, learned.dark)
+    readers = {"shipped": BoardReader(field=field, point_model=model),
+               "calibrated": BoardReader(field=field, point_model=model.with_head(learned.head), colours=colours)}
+    out: dict[str, list[dict[str, Any]]] = {k: [] for k in readers}
+    out["calibration"] = [{"before": learned.before, "after": learned.after, "seconds": learned.seconds}]
+    for i in range(n):
+        light = Lighting(brightness=float(rng.uniform(0.85, 1.15)), **base_light)
+        hands = [Hand(at=(float(rng.uniform(0.1, 0.9)), float(rng.choice([0.12, 0.88]))),
+                      from_edge="bottom" if rng.random() < 0.5 else "top")] if rng.random() < 0.15 else []
+        r = render_board(random_state(rng, max_stack=7), style, pose, light, hands,
+                         stack="two_high" if rng.random() < 0.2 else "overlap", seed=seed * 1000 + i,
+                         jitter=float(rng.uniform(0, 0.08)))
+        truth = _rendered_truth(r)
+        for name, reader in readers.items():
+            t0 = time.perf_counter()
+            obs = reader.read_full(r.image).observation.to_dict()
+            row = score(obs, truth)
+            row.update(image=f"{style_name}_{i:03d}", error="", timings=dict(obs["timings_ms"],
+                                                                             wall=(time.perf_counter() - t0) * 1e3))
+            out[name].append(row)
+    return out
+
+
+def leave_one_board_out(data: pathlib.Path, n: int, seed: int, model: Any) -> int:
+    """``--leave-one-board-out``: every board read by a network that never saw it, per board
+    and overall: the real photos (each its own board), then each rendered style, before and
+    after calibration on that style's opening position. Prints the tables; returns 0."""
+    from vision.render_board import LOW_CONTRAST_STYLES, STYLES
+
+    def line(name: str, rows: list[dict[str, Any]]) -> str:
+        pts = sum(r["points"] for r in rows)
+        ok = sum(r["point_ok"] for r in rows)
+        return (f"  {name:22s} points {ok:4d}/{pts:4d} ({100.0 * ok / max(pts, 1):5.1f}%)  "
+                f"boards {sum(r['board_ok'] for r in rows):3d}/{len(rows):3d}  "
+                f"bar {sum(r['bar_ok'] for r in rows):3d}/{len(rows):3d}")
+
+    print("The point network is trained on synthetic crops only (vision/render_crops.py): no real photo and no")
+    print("rendered board style below was seen in training; settings were chosen on held-back synthetic crops.")
+    if (data / "labels").is_dir():
+        rows = evaluate_photos(data, "corners", None, "none", model)
+        print(f"Real photos ({data}), labelled corners, no calibration:")
+        for r in rows:
+            print(line(r["image"], [r]))
+        print(line("all real photos", rows))
+    print(f"Rendered boards, {n} random positions each, one camera per board:")
+    allrows: dict[str, list[dict[str, Any]]] = {"shipped": [], "calibrated": []}
+    for style in [*STYLES, *LOW_CONTRAST_STYLES]:
+        res = evaluate_board_out(style, n, seed, model)
+        cal = res["calibration"][0]
+        print(line(f"{style} shipped", res["shipped"]))
+        print(line(f"{style} calibrated", res["calibrated"])
+              + f"  (learned in {cal['seconds']:.0f} s; own compositions {100 * cal['before']:.1f}% -> "
+                f"{100 * cal['after']:.1f}%)")
+        for k in allrows:
+            allrows[k] += res[k]
+    print(line("all rendered, shipped", allrows["shipped"]))
+    print(line("all rendered, calibrated", allrows["calibrated"]))
+    return 0
 
 
 def write_csv(rows: list[dict[str, Any]], path: pathlib.Path) -> None:
@@ -325,11 +419,30 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--dice", choices=["none", "labels", "model"], default="none",
                     help="dice given to the reader: none, the labelled ones, or the dice plug-in's (models)")
     ap.add_argument("--synthetic-dice", action="store_true", help="draw two dice on every rendered board")
+    ap.add_argument("--reader", choices=["classical", "learned"], default="learned",
+                    help="the checker reader: learned (the point network) or classical (hand-set thresholds)")
+    ap.add_argument("--model", type=pathlib.Path, help="the point network's ONNX file (default the shipped one)")
+    ap.add_argument("--leave-one-board-out", action="store_true",
+                    help="per board, read by a network that never saw it: the real photos, then every rendered "
+                         "style before and after calibration on its opening position (--synthetic N positions "
+                         "each, default 20)")
     ap.add_argument("--csv", type=pathlib.Path, help="write one row per image here")
     ap.add_argument("--pictures", type=pathlib.Path, help="write annotated pictures of misread images here")
     args = ap.parse_args(argv)
+    point_model = None
+    if args.reader == "learned":
+        from vision.learned_checkers import MODEL_PATH, PointModel
+
+        point_model = PointModel(args.model or MODEL_PATH)
+    if args.leave_one_board_out:
+        if point_model is None:
+            print("python -m vision.evaluate: error: --leave-one-board-out measures the learned reader", file=sys.stderr)
+            return 2
+        data = args.data if (args.data / "labels").is_dir() else ROOT.parent.parent / "shared" / "data" / "boards"
+        return leave_one_board_out(data, args.synthetic or 20, args.seed, point_model)
     if args.synthetic:
-        rows = evaluate_synthetic(args.synthetic, args.seed, args.pictures, args.dice, args.synthetic_dice)
+        rows = evaluate_synthetic(args.synthetic, args.seed, args.pictures, args.dice, args.synthetic_dice,
+                                  point_model=point_model)
         title = (f"{args.synthetic} rendered boards (seed {args.seed}"
                  f"{', two dice drawn on each' if args.synthetic_dice else ''}; dice given: {args.dice})")
     else:
@@ -341,7 +454,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             else:
                 print(f"python -m vision.evaluate: error: no labels/ folder in {data}", file=sys.stderr)
                 return 2
-        rows = evaluate_photos(data, args.mode, args.pictures, args.dice)
+        rows = evaluate_photos(data, args.mode, args.pictures, args.dice, point_model)
         title = f"{len(rows)} labelled photos in {data} (registration: {args.mode}; dice given: {args.dice})"
     for r in rows:
         status = "ok " if r["board_ok"] else "MISS"

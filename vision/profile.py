@@ -47,7 +47,10 @@ class Profile:
     ``None``; ``colours``: learned checker colours or ``None``; ``settings``: reader
     settings; ``notes``: free text; ``trays``: where the bear-off tray is
     (:class:`~vision.trays.TraySettings`); ``dice_sets``: the colours of the two players'
-    dice (:class:`~vision.dice_sets.DiceSets`) or ``None`` (the sets are not told apart).
+    dice (:class:`~vision.dice_sets.DiceSets`) or ``None`` (the sets are not told apart);
+    ``point_head``: the file of the point network's head adapted to this board at calibration
+    (:mod:`vision.board_learning`), or ``None`` (the shipped head). In the JSON form it is
+    given relative to the profile's folder; :func:`load_profile` makes it absolute.
     """
 
     name: str = "board"
@@ -62,6 +65,7 @@ class Profile:
     notes: str = ""
     trays: TraySettings = TraySettings()
     dice_sets: Optional[DiceSets] = None
+    point_head: Optional[str] = None
 
     def field(self, image_size: tuple[int, int]) -> Optional[Field]:
         """The registration for frames of ``image_size`` (corners scaled when the
@@ -102,6 +106,7 @@ class Profile:
             "notes": self.notes,
             **({} if self.trays == TraySettings() else {"trays": self.trays.to_dict()}),
             **({} if self.dice_sets is None else {"dice_sets": self.dice_sets.to_dict()}),
+            **({} if self.point_head is None else {"point_head": self.point_head}),
         }
 
     @classmethod
@@ -137,6 +142,7 @@ class Profile:
                 notes=str(data.get("notes", "")),
                 trays=TraySettings.from_dict(data.get("trays") or {}),
                 dice_sets=None if data.get("dice_sets") is None else DiceSets.from_dict(data["dice_sets"]),
+                point_head=None if data.get("point_head") is None else str(data["point_head"]),
             )
         except ProfileError:
             raise
@@ -157,12 +163,24 @@ def load_profile(path: str | pathlib.Path) -> Profile:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ProfileError(f"calibration file {p} is not JSON: {exc.msg} at line {exc.lineno}") from None
-    return Profile.from_dict(data)
+    profile = Profile.from_dict(data)
+    if profile.point_head is not None:
+        head = p.parent / profile.point_head
+        if not head.is_file():
+            raise ProfileError(f"calibration file {p} names the board's learned reader {head}, which is missing: "
+                               f"calibrate again")
+        profile = dataclasses.replace(profile, point_head=str(head.resolve()))
+    return profile
 
 
 def save_profile(profile: Profile, path: str | pathlib.Path) -> pathlib.Path:
-    """Write ``profile`` as indented JSON; returns the path."""
+    """Write ``profile`` as indented JSON; returns the path. A ``point_head`` file in the same
+    folder is named relative to it."""
     p = pathlib.Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
+    if profile.point_head is not None:
+        head = pathlib.Path(profile.point_head)
+        if head.is_absolute() and head.parent.resolve() == p.parent.resolve():
+            profile = dataclasses.replace(profile, point_head=head.name)
     p.write_text(json.dumps(profile.to_dict(), indent=2) + "\n", encoding="utf-8")
     return p

@@ -25,6 +25,8 @@ from typing import Callable, Optional, Sequence
 import numpy as np
 
 from companion.observation import Counts, CubeReading, DieReading, Observation, PointReading
+from vision.learned_checkers import BoardDistribution, PointDistribution, PointModel, read_board, to_checker_reading
+from vision.point_crops import small_field
 from vision.checkers import (CheckerColours, CheckerReading, CheckerSettings, dice_mask_from_boxes, read_checkers,
                              warp_for_reading)
 from vision.registration import Field, RegistrationError, field_from_corners
@@ -103,7 +105,10 @@ class BoardReader:
     checker evidence (a die on an empty point is no checker, a die on a checker
     hides none); ``trays``: where the bear-off tray is (:mod:`vision.trays`); ``off``
     comes from the tray when it is in view, read with confidence and agrees with 15
-    minus the checkers seen, else it is inferred as before.
+    minus the checkers seen, else it is inferred. ``point_model``: the learned
+    checker reader (:mod:`vision.learned_checkers`; :meth:`from_profile` gives it a board's head
+    adapted at calibration), whose probabilities go into the :class:`Observation`; ``None``
+    reads with the classical reader (:mod:`vision.checkers`: ``settings``, ``mask_dice``).
     """
 
     field: Optional[Field] = None
@@ -116,6 +121,7 @@ class BoardReader:
     infer_off: bool = True
     mask_dice: bool = True
     trays: TraySettings = TraySettings()
+    point_model: Optional[PointModel] = None
     _geometry: Optional[tuple[Field, tuple[float, ...], float]] = dataclasses.field(default=None, repr=False)
     _tray_maps: Optional[tuple[Field, object]] = dataclasses.field(default=None, repr=False)
 
@@ -132,6 +138,10 @@ class BoardReader:
         size = image_size or profile.image_size
         field = profile.field(size) if (profile.corners is not None and size is not None) else None
         kwargs.setdefault("trays", getattr(profile, "trays", TraySettings()))
+        if getattr(profile, "point_head", None) and "point_model" not in kwargs:
+            from vision.learned_checkers import PointHead
+
+            kwargs["point_model"] = PointModel(head=PointHead.load(profile.point_head))
         return cls(field=field, settings=profile.settings, colours=profile.colours, aruco=profile.aruco,
                    orientation=profile.orientation, **kwargs)
 
@@ -170,7 +180,10 @@ class BoardReader:
         field = self.register(image_bgr)
         t1 = time.perf_counter()
         timings["registration"] = (t1 - t0) * 1e3
-        small = warp_for_reading(image_bgr, field, self.settings)
+        if self.point_model is not None:
+            small = small_field(image_bgr, field)
+        else:
+            small = warp_for_reading(image_bgr, field, self.settings)
         t2 = time.perf_counter()
         timings["warp"] = (t2 - t1) * 1e3
         dice: tuple[DieReading, ...] = ()
@@ -183,6 +196,16 @@ class BoardReader:
             tc = time.perf_counter()
             cube = self.cube_reader(image_bgr, field)
             timings["cube"] = (time.perf_counter() - tc) * 1e3
+        t2 = time.perf_counter()
+        if self.point_model is not None:
+            # The learned reader has seen dice on checkers and on empty points: nothing to mask.
+            board = read_board(small, field, self.point_model,
+                               None if self.colours is None else (self.colours.light, self.colours.dark))
+            t3 = time.perf_counter()
+            timings["checkers"] = (t3 - t2) * 1e3
+            reading = to_checker_reading(board, field, self.settings.work_scale)
+            return self._finish(image_bgr, field, reading, dice, cube, timings, frame_index, timestamp_ms, t0, t3,
+                                small, board)
         boxes = [d.box for d in dice if d.box is not None]
         if cube is not None and getattr(cube, "box", None) is not None:
             boxes.append(cube.box)
@@ -202,6 +225,12 @@ class BoardReader:
         timings["checkers"] = (t3 - t2) * 1e3
         for k, v in reading.timings_ms.items():
             timings[f"checkers.{k}"] = v
+        return self._finish(image_bgr, field, reading, dice, cube, timings, frame_index, timestamp_ms, t0, t3, small)
+
+    def _finish(self, image_bgr: np.ndarray, field: Field, reading: CheckerReading, dice: Sequence[DieReading],
+                cube: Optional[CubeReading], timings: dict[str, float], frame_index: int, timestamp_ms: float,
+                t0: float, t3: float, small: np.ndarray, board: Optional[BoardDistribution] = None) -> ReadResult:
+        """The trays and the :class:`Observation` once the checkers are read."""
         tray = None
         if self.infer_off and self.trays.enabled:
             if self._tray_maps is None or self._tray_maps[0] is not field:
@@ -210,7 +239,8 @@ class BoardReader:
             tray = read_trays(image_bgr, field, reading.colour_model, self.trays, self._tray_maps[1])
             timings["trays"] = (time.perf_counter() - t3) * 1e3
         timings["total"] = (time.perf_counter() - t0) * 1e3
-        obs = build_observation(reading, field, dice, cube, timings, frame_index, timestamp_ms, self.infer_off, tray)
+        obs = build_observation(reading, field, dice, cube, timings, frame_index, timestamp_ms, self.infer_off, tray,
+                                board)
         return ReadResult(obs, reading, field, small)
 
     def read(self, image_bgr: np.ndarray, frame_index: int = 0, timestamp_ms: float = 0.0) -> Observation:
@@ -218,11 +248,20 @@ class BoardReader:
         return self.read_full(image_bgr, frame_index, timestamp_ms).observation
 
 
+def _top_signed(d: PointDistribution, floor: float = 1e-3) -> tuple[tuple[int, float], ...]:
+    """A point's (signed count, probability) pairs above ``floor``, most likely first."""
+    pairs = [(k, v) for k, v in d.signed().items() if v >= floor]
+    return tuple(sorted(pairs, key=lambda kv: -kv[1]))
+
+
 def build_observation(reading: CheckerReading, field: Field, dice: Sequence[DieReading] = (),
                       cube: Optional[CubeReading] = None, timings: Optional[dict[str, float]] = None,
                       frame_index: int = 0, timestamp_ms: float = 0.0, infer_off: bool = True,
-                      tray: Optional[TrayReading] = None) -> Observation:
+                      tray: Optional[TrayReading] = None, board: Optional[BoardDistribution] = None) -> Observation:
     """Turn a :class:`CheckerReading` into the :class:`Observation` contract.
+
+    ``board``: the learned reader's probabilities (:class:`vision.learned_checkers.BoardDistribution`),
+    carried into each :class:`PointReading`'s ``distribution`` and ``hidden``.
 
     ``tray``: the bear-off tray's reading (:func:`vision.trays.read_trays`) or ``None``
     when it is out of view. A colour's tray count becomes its ``off`` when the tray is
@@ -236,7 +275,12 @@ def build_observation(reading: CheckerReading, field: Field, dice: Sequence[DieR
     elsewhere is more likely hidden or in a hand than borne off). Nothing is inferred
     while a point is unreadable.
     """
-    points = tuple(PointReading(p, int(reading.counts[p - 1]), reading.colours[p - 1]) for p in range(1, 25))  # type: ignore[arg-type]
+    if board is None:
+        points = tuple(PointReading(p, int(reading.counts[p - 1]), reading.colours[p - 1]) for p in range(1, 25))  # type: ignore[arg-type]
+    else:
+        points = tuple(PointReading(p, int(reading.counts[p - 1]), reading.colours[p - 1],  # type: ignore[arg-type]
+                                    _top_signed(board.points[p - 1]), float(board.points[p - 1].hidden))
+                       for p in range(1, 25))
     seen = {"light": reading.bar.get("light", 0), "dark": reading.bar.get("dark", 0)}
     for pr in points:
         if pr.colour:

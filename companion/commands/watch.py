@@ -132,9 +132,9 @@ def make_frame_reader(calibration: Any = None, die_on_checker: str = "flat_ok", 
             from vision.profile import load_profile
 
             profile = load_profile(calibration)
-        except (OSError, ValueError) as exc:
+            reader = BoardReader.from_profile(profile, **extra)
+        except (OSError, ValueError) as exc:  # a bad profile, or its learned head unreadable
             raise UserError(f"calibration {calibration}: {exc}") from None
-        reader = BoardReader.from_profile(profile, **extra)
         if plugin is not None:
             plugin.dice_sets = profile.dice_sets  # whose dice are whose, by colour
     else:

@@ -102,3 +102,26 @@ class FastDiceDetector(nn.Module):
         f4 = self.s4(self.s2(x))
         up = nn.functional.interpolate(self.lat(self.s8(f4)), scale_factor=2.0, mode="nearest")
         return self.head(self.fuse(f4 + up))
+
+
+class PointCounter(nn.Module):
+    """Checkers on one point from its crop (:mod:`vision.point_crops`): (N, 3, 120, 28)
+    float32, each crop standardised per channel ((x - mean) / (std + 8), its own mean and
+    spread, so the network sees shapes rather than one board's colours) -> (N, 17) logits:
+    counts 0..15 and 16 = hidden (a hand or an object over the checkers). Strided 3x3
+    convolutions (widths 12, 24, 24, 48, 48) keep the cost near 4 M multiply-adds a crop;
+    the head sees the whole column (a flattened 15x4 map), where the stack ends matters."""
+
+    def __init__(self, classes: int = 17, width: int = 12) -> None:
+        super().__init__()
+        w = width
+        self.body = nn.Sequential(
+            _cbr(3, w, 2), _cbr(w, 2 * w, 2), _cbr(2 * w, 2 * w),
+            _cbr(2 * w, 4 * w, 2), _cbr(4 * w, 4 * w),
+        )
+        self.head = nn.Sequential(nn.Flatten(), nn.Linear(4 * w * 15 * 4, 64), nn.ReLU(inplace=True),
+                                  nn.Linear(64, classes))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """(N, 3, 120, 28) -> (N, classes) logits."""
+        return self.head(self.body(x))

@@ -1,0 +1,223 @@
+"""The learned checker reader: point crops, the point network, probabilities in the Observation,
+and calibration teaching it a board (vision.point_crops, vision.learned_checkers, vision.board_learning)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from vision.board_learning import BoardLearningError, BoardParts, compose, cut_parts, learn_board
+from vision.evaluate import label_truth
+from vision.learned_checkers import PointHead, PointModel
+from vision.point_crops import CROP_HEIGHT, CROP_WIDTH, bar_crops, point_crops
+from vision.reader import BoardReader, load_image
+from vision.registration import RegistrationError, field_from_corners
+from vision.render_board import BoardState, CameraPose, Lighting, render_board
+
+#: The opening position as signed counts of points 1..24 (> 0 light, whose home board is 1-6).
+OPENING = [-2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2]
+
+
+@pytest.fixture(scope="module")
+def model():
+    return PointModel()
+
+
+def _rendered(counts, style="walnut", bar=(0, 0), seed=0):
+    pose = CameraPose.looking_down(tilt=0.06)
+    r = render_board(BoardState.from_counts(counts, bar=bar), style, pose, Lighting(noise=2, jpeg=85), seed=seed)
+    return r, field_from_corners(r.corners, pose.image_size)
+
+
+def test_crops_put_every_points_base_on_the_first_row():
+    counts = [0] * 24
+    counts[0] = 1    # point 1: bottom row, rightmost
+    counts[12] = -1  # point 13: top row, leftmost
+    r, field = _rendered(counts)
+    empty, _ = _rendered([0] * 24)
+    crops, before = point_crops(r.image, field), point_crops(empty.image, field)
+    assert crops.shape == (24, CROP_HEIGHT, CROP_WIDTH, 3) and crops.dtype == np.uint8
+    diff = np.abs(crops.astype(int) - before.astype(int)).mean(axis=(2, 3))  # (24, rows)
+    dh = int(field.checker_size[1] * 0.4)
+    for p in (1, 13):
+        assert diff[p - 1, :dh].mean() > 8, p         # the checker stands at the base: the crop's top
+        assert diff[p - 1, 2 * dh:].mean() < 3, p     # and nothing changed further up the point
+    others = [p for p in range(1, 25) if p not in (1, 13, 2, 12, 14, 24)]  # neighbours show an edge of it
+    assert diff[[p - 1 for p in others]].mean() < 3
+
+
+def test_crops_of_a_frame_of_another_size_are_refused():
+    r, field = _rendered([0] * 24)
+    with pytest.raises(RegistrationError, match="1280x720"):
+        point_crops(r.image[:400], field)
+
+
+def test_rendered_board_read_with_probabilities(model):
+    counts = list(OPENING)
+    counts[5] = 4  # one light checker on the bar
+    r, field = _rendered(counts, bar=(1, 0))
+    obs = BoardReader(field=field, point_model=model).read(r.image)
+    got = [0 if p.count == 0 else (p.count if p.colour == "light" else -p.count) for p in obs.points]
+    assert got == counts
+    assert obs.bar.light == 1 and obs.bar.dark == 0
+    for p in obs.points:
+        total = sum(v for _, v in p.distribution)  # given that the point can be seen
+        assert 0.98 <= total <= 1.0 + 1e-6 and 0.0 <= p.hidden < 0.5  # pairs below 0.001 are left out
+        best = p.distribution[0][0]
+        assert best == (0 if p.count == 0 else (p.count if p.colour == "light" else -p.count))
+        assert p.probability(best) == pytest.approx(p.distribution[0][1])
+    out = obs.to_dict()["points"][0]
+    assert out["distribution"][0][0] == -2 and "hidden" in out  # point 1: two dark checkers
+
+
+def test_real_photos_none_of_which_the_network_saw(model, shared_data):
+    """Every real photo is unseen (the network trains on synthetic crops only)."""
+    right = total = 0
+    for path in sorted((shared_data / "boards" / "labels").glob("*.json")):
+        label = json.loads(path.read_text())
+        truth = label_truth(label)
+        image = load_image(shared_data / "boards" / label["file"])
+        field = field_from_corners(truth["corners"], (image.shape[1], image.shape[0]))
+        obs = BoardReader(field=field, point_model=model).read(image)
+        for p in range(1, 25):
+            if p in truth["occluded"]:
+                continue
+            n, c = truth["points"][p - 1]
+            total += 1
+            right += obs.points[p - 1].count == n and (n == 0 or obs.points[p - 1].colour == c)
+    assert total > 190
+    assert right / total >= 0.88, f"{right}/{total}"
+
+
+def test_head_round_trip_and_bad_files(model, tmp_path):
+    head = model.shipped_head
+    path = head.save(tmp_path / "h.npz")
+    again = PointHead.load(path)
+    feats = np.random.default_rng(0).normal(size=(3, head.w1.shape[1])).astype(np.float32)
+    assert np.allclose(head.logits(feats), again.logits(feats))
+    (tmp_path / "bad.npz").write_bytes(b"not a zip file")
+    with pytest.raises(ValueError, match="cannot read"):
+        PointHead.load(tmp_path / "bad.npz")
+    np.savez(tmp_path / "shape.npz", w1=head.w1, b1=head.b1, w2=head.w2[:5], b2=head.b2)
+    with pytest.raises(ValueError, match="wrong shapes"):
+        PointHead.load(tmp_path / "shape.npz")
+
+
+def test_cut_parts_of_the_opening():
+    r, field = _rendered(OPENING)
+    parts = cut_parts(point_crops(r.image, field), bar_crops(r.image, field), field.checker_size)
+    assert len(parts.empty) == 16 and parts.bar.shape[0] == 2
+    assert len(parts.checkers["near"]) >= 12 and len(parts.checkers["far"]) >= 12
+    # Near (points 6, 8, 13, 24) are light here, far dark: the patches say so.
+    near = np.median([p.mean() for p in parts.checkers["near"]])
+    far = np.median([p.mean() for p in parts.checkers["far"]])
+    assert near > far + 60
+
+
+def test_compositions_hold_as_many_checkers_as_their_labels_say():
+    """Grey empty points and white checkers: the white run up the crop's middle is the label's length."""
+    dh, dw = 19.0, 18.0
+    mask = np.zeros((19, 18), np.float32)
+    import cv2
+
+    cv2.ellipse(mask, (9, 9), (8, 8), 0, 0, 360, 1.0, -1)
+    parts = BoardParts(empty=np.full((4, CROP_HEIGHT, CROP_WIDTH, 3), 60, np.uint8),
+                       bar=np.full((2, CROP_HEIGHT, CROP_WIDTH, 3), 60, np.uint8),
+                       checkers={"near": [np.full((19, 18, 3), 255, np.uint8)],
+                                 "far": [np.full((19, 18, 3), 255, np.uint8)]},
+                       mask=mask, dh=dh, dw=dw)
+    xs, ys = compose(parts, 400, np.random.default_rng(3))
+    assert xs.shape == (400, CROP_HEIGHT, CROP_WIDTH, 3) and set(ys.tolist()) <= set(range(17))
+    within = []
+    for x, y in zip(xs, ys):
+        if not 1 <= y <= 5:
+            continue
+        column = x[:, CROP_WIDTH // 2 - 2:CROP_WIDTH // 2 + 3].mean(axis=(1, 2))
+        within.append(abs(int((column > 125).sum()) - y * dh) <= 0.7 * dh)
+    # Dice and hands (one sample in ten each) may hide or add a few rows; the rest must match.
+    assert len(within) > 150 and np.mean(within) >= 0.85, np.mean(within)
+    empty = [x for x, y in zip(xs, ys) if y == 0]
+    assert empty and np.median([int((x[:, CROP_WIDTH // 2].mean(axis=1) > 125).sum()) for x in empty]) == 0
+
+
+def test_calibration_learns_a_board_and_refuses_another_position(model):
+    r, field = _rendered(OPENING, style="ivory")
+    learned = learn_board(r.image, field, model, samples=800, generic=200)
+    assert learned.near_colour == "light" and learned.light[0] > learned.dark[0]
+    assert learned.after >= learned.before
+    # The adapted head reads a later position of this board.
+    later = [-2, 0, 0, 2, 0, 4, 0, 2, 0, 0, 0, -5, 4, 0, 0, 0, -3, 0, -4, -1, 0, 0, 0, 3]
+    r2, _ = _rendered(later, style="ivory", seed=3)
+    obs = BoardReader(field=field, point_model=model.with_head(learned.head)).read(r2.image)
+    got = [0 if p.count == 0 else (p.count if p.colour == "light" else -p.count) for p in obs.points]
+    assert sum(a == b for a, b in zip(got, later)) >= 23
+    # A frame that is not the opening position: refused, naming the points that disagree.
+    with pytest.raises(BoardLearningError, match=r"points .*\(read .*want"):
+        learn_board(r2.image, field, model, samples=300, generic=100)
+
+
+def _run(repo_root, *args, timeout=300):
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, PYTHONPATH=str(repo_root))
+    return subprocess.run([sys.executable, "-m", "companion", *args], cwd=repo_root, env=env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def _one_line_error(proc):
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    lines = [ln for ln in proc.stderr.strip().splitlines() if ln.strip()]
+    assert len(lines) == 1, proc.stderr
+    return lines[0]
+
+
+def test_calibrate_learns_the_board_and_read_uses_what_it_learned(repo_root, tmp_path):
+    import cv2
+
+    r, _field = _rendered(OPENING, style="green")
+    frame = tmp_path / "opening.png"
+    cv2.imwrite(str(frame), r.image)
+    profile = tmp_path / "club" / "green.json"
+    proc = _run(repo_root, "calibrate", str(frame), f"--corners={r.corners_arg}", "--learn", "opening",
+                "--out", str(profile))
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(profile.read_text())
+    assert data["point_head"] == "green.points.npz" and (profile.parent / "green.points.npz").is_file()
+    assert "learned this board" in proc.stdout
+    later = [-2, 0, 0, 2, 0, 4, 0, 2, 0, 0, 0, -5, 4, 0, 0, 0, -3, 0, -4, -1, 0, 0, 0, 3]
+    r2, _ = _rendered(later, style="green", seed=5)
+    cv2.imwrite(str(tmp_path / "later.png"), r2.image)
+    proc = _run(repo_root, "read", str(tmp_path / "later.png"), "--calibration", str(profile), "--json")
+    assert proc.returncode == 0, proc.stderr
+    points = json.loads(proc.stdout)["points"]
+    got = [0 if p["count"] == 0 else (p["count"] if p["colour"] == "light" else -p["count"]) for p in points]
+    assert got == later
+    assert all("distribution" in p for p in points)
+    # The learned file gone: one line, nothing read.
+    (profile.parent / "green.points.npz").unlink()
+    line = _one_line_error(_run(repo_root, "read", str(tmp_path / "later.png"), "--calibration", str(profile)))
+    assert "green.points.npz" in line and "calibrate again" in line
+
+
+def test_calibrate_refuses_what_it_cannot_learn_from(repo_root, tmp_path):
+    import cv2
+
+    r, _ = _rendered([-2, 0, 0, 2, 0, 4, 0, 2, 0, 0, 0, -5, 4, 0, 0, 0, -3, 0, -4, -1, 0, 0, 0, 3])
+    frame = tmp_path / "not_opening.png"
+    cv2.imwrite(str(frame), r.image)
+    line = _one_line_error(_run(repo_root, "calibrate", str(frame), f"--corners={r.corners_arg}", "--learn", "opening",
+                                "--out", str(tmp_path / "p.json")))
+    assert "opening position" in line and "want" in line
+    assert not (tmp_path / "p.json").exists() and not (tmp_path / "p.points.npz").exists()
+    o, _ = _rendered(OPENING)
+    cv2.imwrite(str(tmp_path / "opening.png"), o.image)
+    cv2.imwrite(str(tmp_path / "small_empty.png"), cv2.resize(o.image, (640, 360)))
+    line = _one_line_error(_run(repo_root, "calibrate", str(tmp_path / "opening.png"), f"--corners={o.corners_arg}",
+                                "--learn", "opening", "--empty", str(tmp_path / "small_empty.png"),
+                                "--out", str(tmp_path / "p.json")))
+    assert "640x360" in line and "same camera" in line
+    assert not (tmp_path / "p.json").exists()

@@ -1,0 +1,370 @@
+"""The learned checker reader: a small network per point, colours from the board itself.
+
+Each of the 24 points is cut out of the registered frame (:mod:`vision.point_crops`) and read
+by one network (``vision/models/point_counter.onnx``, :class:`vision.training.nets.PointCounter`,
+run by OpenCV's DNN module on the CPU): a probability for each count 0..15 and for "hidden"
+(a hand or an object over the checkers). Which side a point's checkers belong to is not a
+matter of one point: the colour of each occupied point's first checker is sampled and the
+board's two checker colours are found over all points (or taken from the profile), the
+lighter set being ``light``.
+
+:func:`read_points` returns a :class:`PointDistribution` per point: the probability of each
+(side, count), and the reading's most likely entry.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+from vision.point_crops import CROP_SCALE
+
+#: The shipped network.
+MODEL_PATH = pathlib.Path(__file__).resolve().parent / "models" / "point_counter.onnx"
+#: Class index of "hidden" in the network's output.
+HIDDEN = 16
+
+
+def standardise(crops: np.ndarray) -> np.ndarray:
+    """(N, H, W, 3) uint8 BGR crops -> (N, 3, H, W) float32 network input: each crop's channels
+    centred on their own mean and divided by their own spread plus 8 grey levels."""
+    x = crops.astype(np.float32)
+    mean = x.mean(axis=(1, 2), keepdims=True)
+    std = x.std(axis=(1, 2), keepdims=True)
+    return np.ascontiguousarray(((x - mean) / (std + 8.0)).transpose(0, 3, 1, 2))
+
+
+@dataclasses.dataclass(frozen=True)
+class PointDistribution:
+    """What one point holds, in probabilities.
+
+    ``counts``: (16,) float, P(count = k) for k = 0..15 given the point can be seen;
+    ``hidden``: P(a hand or object hides the checkers); ``light``: P(the checkers are light
+    | there are some), 0..1. ``count`` and ``colour``: the most likely reading;
+    ``confidence``: its probability (hidden excluded).
+    """
+
+    point: int
+    counts: tuple[float, ...]
+    hidden: float
+    light: float
+
+    @property
+    def count(self) -> int:
+        """The most likely number of checkers."""
+        return int(np.argmax(self.counts))
+
+    @property
+    def colour(self) -> Optional[str]:
+        """``"light"``/``"dark"`` for the most likely side, ``None`` when the point is empty."""
+        if self.count == 0:
+            return None
+        return "light" if self.light >= 0.5 else "dark"
+
+    @property
+    def confidence(self) -> float:
+        """Probability of the most likely (side, count)."""
+        c = self.count
+        if c == 0:
+            return float(self.counts[0])
+        return float(self.counts[c] * max(self.light, 1.0 - self.light))
+
+    def signed(self) -> dict[int, float]:
+        """P of each signed count (> 0 light, < 0 dark, 0 empty), hidden left out."""
+        out = {0: float(self.counts[0])}
+        for k in range(1, 16):
+            out[k] = float(self.counts[k] * self.light)
+            out[-k] = float(self.counts[k] * (1.0 - self.light))
+        return out
+
+
+def head_path(model_path: pathlib.Path | str) -> pathlib.Path:
+    """Where the head of the network at ``model_path`` lies: ``<stem>.head.npz`` beside it."""
+    p = pathlib.Path(model_path)
+    return p.with_name(p.stem + ".head.npz")
+
+
+@dataclasses.dataclass
+class PointHead:
+    """The point network's last two layers, in numpy: features (N, F) -> ReLU(features @ w1.T
+    + b1) @ w2.T + b2 -> (N, 17) logits (counts 0..15, hidden). ``w1`` (64, F), ``b1`` (64,),
+    ``w2`` (17, 64), ``b2`` (17,), float32. The shipped head lies beside the network
+    (:func:`head_path`); calibration stores a board's adapted head beside its profile
+    (:mod:`vision.board_learning`)."""
+
+    w1: np.ndarray
+    b1: np.ndarray
+    w2: np.ndarray
+    b2: np.ndarray
+
+    def logits(self, features: np.ndarray) -> np.ndarray:
+        """(N, F) float32 -> (N, 17) float32 logits."""
+        h = np.maximum(features @ self.w1.T + self.b1, 0.0)
+        return h @ self.w2.T + self.b2
+
+    def save(self, path: pathlib.Path | str) -> pathlib.Path:
+        """Write the four arrays to ``path`` (.npz); returns the path."""
+        p = pathlib.Path(path)
+        np.savez(p, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2)
+        return p
+
+    @classmethod
+    def load(cls, path: pathlib.Path | str) -> "PointHead":
+        """Read a head written by :meth:`save`; raises ``ValueError`` with the reason for a
+        missing, unreadable or malformed file."""
+        p = pathlib.Path(path)
+        try:
+            with np.load(p) as d:
+                head = cls(*(np.asarray(d[k], np.float32) for k in ("w1", "b1", "w2", "b2")))
+        except (OSError, KeyError, ValueError) as exc:
+            raise ValueError(f"cannot read the point network's head {p}: {exc}") from None
+        if (head.w1.ndim != 2 or head.b1.shape != (head.w1.shape[0],) or head.w2.shape != (17, head.w1.shape[0])
+                or head.b2.shape != (17,)):
+            raise ValueError(f"the point network's head {p} has the wrong shapes")
+        return head
+
+
+class PointModel:
+    """The point network: its body in OpenCV's DNN module, its head (:class:`PointHead`) in numpy.
+
+    ``path``: the body's ONNX file (default :data:`MODEL_PATH`); ``head``: a head to use
+    instead of the shipped one (a board's adapted head). Raises ``FileNotFoundError`` when a
+    file is missing, ``ValueError`` for a bad head and ``cv2.error`` when the ONNX file is not
+    a readable network.
+    """
+
+    def __init__(self, path: pathlib.Path | str = MODEL_PATH, head: Optional[PointHead] = None) -> None:
+        from vision.onnx_model import load_onnx
+
+        p = pathlib.Path(path)
+        if not p.is_file():
+            raise FileNotFoundError(f"no point network at {p}")
+        if head is None and not head_path(p).is_file():
+            raise FileNotFoundError(f"no point network head at {head_path(p)}")
+        self.path = p
+        self.net = load_onnx(p)
+        self.shipped_head = PointHead.load(head_path(p))
+        self.head = head or self.shipped_head
+
+    def with_head(self, head: Optional[PointHead]) -> "PointModel":
+        """The same network with another head (``None``: the shipped one); shares the body."""
+        other = object.__new__(PointModel)
+        other.path, other.net, other.shipped_head = self.path, self.net, self.shipped_head
+        other.head = head or self.shipped_head
+        return other
+
+    def features(self, crops: np.ndarray) -> np.ndarray:
+        """(N, H, W, 3) uint8 BGR crops -> (N, F) float32 features (the body's output)."""
+        self.net.setInput(standardise(crops))
+        return self.net.forward().astype(np.float32)
+
+    def probabilities(self, crops: np.ndarray) -> np.ndarray:
+        """(N, H, W, 3) uint8 BGR crops -> (N, 17) float64 softmax: counts 0..15, hidden."""
+        return softmax(self.head.logits(self.features(crops)))
+
+
+def softmax(z: np.ndarray) -> np.ndarray:
+    """Row-wise softmax of (N, C) logits, float64."""
+    z = np.asarray(z, np.float64)
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def first_checker_colours(crops: np.ndarray, diameter_px: float) -> np.ndarray:
+    """Median OpenCV 8-bit Lab of the place where each point's first checker stands.
+
+    ``crops``: (N, H, W, 3) uint8 BGR (base on row 0); ``diameter_px``: a checker's height in
+    crop pixels. Returns (N, 3) float32: a window half a checker wide around the first
+    checker's centre (its rim and the point around it left out).
+    """
+    import cv2
+
+    n, h, w = crops.shape[:3]
+    r = max(2, int(round(diameter_px * 0.25)))
+    cy = int(round(diameter_px * 0.5))
+    cx = w // 2
+    win = crops[:, max(0, cy - r):cy + r + 1, cx - r:cx + r + 1]
+    lab = cv2.cvtColor(win.reshape(-1, win.shape[2], 3), cv2.COLOR_BGR2LAB).reshape(win.shape)
+    return np.median(lab.reshape(n, -1, 3), axis=1).astype(np.float32)
+
+
+def _weighted(lab: np.ndarray) -> np.ndarray:
+    # Lightness counts half: light falls unevenly over a board, hue and chroma less so.
+    return np.asarray(lab, np.float32) * np.array([0.5, 1.5, 1.5], np.float32)
+
+
+def side_probabilities(colours: np.ndarray, occupied: np.ndarray, weights: np.ndarray,
+                       learned: Optional[tuple[Sequence[float], Sequence[float]]] = None,
+                       spread: float = 12.0) -> tuple[np.ndarray, Optional[tuple[np.ndarray, np.ndarray]]]:
+    """P(light) for each point from its first checker's colour.
+
+    ``colours``: (N, 3) Lab; ``occupied``: (N,) bool, the points with checkers; ``weights``:
+    (N,) how much each occupied point counts (its probability of holding checkers);
+    ``learned``: the profile's (light, dark) Lab colours, else the two sets are found here
+    (two weighted medoids, the lighter one light). ``spread``: distance scale (weighted Lab
+    units) of the soft assignment. Returns ((N,) float P(light), the (light, dark) centres
+    used or ``None`` when only one set is in view and nothing was learned).
+    """
+    wf = _weighted(colours)
+    idx = np.flatnonzero(occupied)
+    centres = None
+    if learned is not None:
+        centres = (_weighted(np.array(learned[0], np.float32)), _weighted(np.array(learned[1], np.float32)))
+    elif len(idx) >= 2:
+        sub = wf[idx]
+        wt = weights[idx]
+        d = np.linalg.norm(sub[:, None] - sub[None], axis=2)
+        cap = np.minimum(d, 60.0)
+        best, pair = np.inf, (0, 1)
+        for a in range(len(idx)):
+            for b in range(a + 1, len(idx)):
+                cost = float((wt * np.minimum(cap[a], cap[b])).sum())
+                if cost < best:
+                    best, pair = cost, (a, b)
+        a, b = pair
+        if d[a, b] >= 25.0:
+            ca, cb = sub[a], sub[b]
+            for _ in range(3):  # refine the medoids to weighted medians of their members
+                near_a = np.linalg.norm(sub - ca, axis=1) <= np.linalg.norm(sub - cb, axis=1)
+                ca = np.median(sub[near_a], axis=0)
+                cb = np.median(sub[~near_a], axis=0) if (~near_a).any() else cb
+            centres = (ca, cb) if ca[0] >= cb[0] else (cb, ca)
+    if centres is None:
+        # One set in view and nothing learned: light or dark by lightness alone.
+        p = np.where(colours[:, 0] >= 128, 0.99, 0.01)
+        return p.astype(np.float64), None
+    dl = np.linalg.norm(wf - centres[0], axis=1)
+    dd = np.linalg.norm(wf - centres[1], axis=1)
+    z = np.clip((dd ** 2 - dl ** 2) / (2 * spread ** 2), -30, 30)
+    p = 1.0 / (1.0 + np.exp(-z))
+    return np.clip(p, 1e-4, 1 - 1e-4), (centres[0] / _weighted(np.ones(3)), centres[1] / _weighted(np.ones(3)))
+
+
+def bar_colours(crops: np.ndarray, diameter_px: float, counts: np.ndarray) -> np.ndarray:
+    """Lab colour of the checkers in each bar crop: checkers on the bar stand anywhere along
+    it, so windows half a checker wide are sampled every half checker from the middle out to
+    where the most likely count reaches, and the window least like the bar itself (farthest
+    from the crop's own median colour at its far end) is taken. ``crops``: (2, H, W, 3) uint8
+    BGR; ``counts``: (2,) the most likely counts. Returns (2, 3) float32 Lab."""
+    import cv2
+
+    out = np.zeros((len(crops), 3), np.float32)
+    h, w = crops.shape[1:3]
+    r = max(2, int(round(diameter_px * 0.25)))
+    cx = w // 2
+    for i, crop in enumerate(crops):
+        lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+        far = np.median(lab[h - int(diameter_px):, cx - r:cx + r + 1].reshape(-1, 3), axis=0)
+        best, best_d = np.median(lab[:int(diameter_px), cx - r:cx + r + 1].reshape(-1, 3), axis=0), -1.0
+        reach = min(h - r, int((max(int(counts[i]), 1) + 2.5) * diameter_px))
+        for y in range(int(diameter_px * 0.5), reach, max(1, int(diameter_px * 0.5))):
+            m = np.median(lab[y - r:y + r + 1, cx - r:cx + r + 1].reshape(-1, 3), axis=0)
+            d = float(np.linalg.norm(_weighted(m) - _weighted(far)))
+            if d > best_d:
+                best, best_d = m, d
+        out[i] = best
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class BoardDistribution:
+    """The learned reading of a board: ``points`` (24 :class:`PointDistribution`, points
+    1..24), ``bar`` (2 :class:`PointDistribution` with ``point`` 0: the bar's top and bottom
+    halves), ``colours``: the (light, dark) OpenCV Lab colours used, or ``None`` when one set
+    was in view and none was learned."""
+
+    points: tuple[PointDistribution, ...]
+    bar: tuple[PointDistribution, ...]
+    colours: Optional[tuple[tuple[float, ...], tuple[float, ...]]]
+
+    def bar_counts(self) -> dict[str, int]:
+        """The most likely checkers on the bar, ``{"light": n, "dark": n}``."""
+        out = {"light": 0, "dark": 0}
+        for d in self.bar:
+            if d.count:
+                out[d.colour] += d.count  # type: ignore[index]
+        return out
+
+
+def read_board(small: np.ndarray, field: Any, model: PointModel,
+               learned: Optional[tuple[Sequence[float], Sequence[float]]] = None) -> BoardDistribution:
+    """Read the points and the bar of one frame.
+
+    ``small``: :func:`vision.point_crops.small_field` of the frame; ``field``: its
+    :class:`~vision.registration.Field`; ``learned``: the profile's checker colours (Lab
+    light, dark) or ``None``. One network pass over 26 crops.
+    """
+    from vision.point_crops import bar_crops_from_small_field, crops_from_small_field
+
+    crops = np.concatenate([crops_from_small_field(small, field), bar_crops_from_small_field(small, field)])
+    p = model.probabilities(crops)
+    seen = np.maximum(1.0 - p[:, HIDDEN], 1e-9)
+    counts = p[:, :16] / seen[:, None]
+    occupied_p = 1.0 - counts[:, 0]
+    dh = field.checker_size[1] * CROP_SCALE
+    colours = np.concatenate([first_checker_colours(crops[:24], dh), bar_colours(crops[24:], dh, counts[24:].argmax(1))])
+    occupied = occupied_p > 0.5
+    light, used = side_probabilities(colours, occupied, occupied_p, learned)
+    dists = [PointDistribution(i + 1 if i < 24 else 0, tuple(float(v) for v in counts[i]), float(p[i, HIDDEN]),
+                               float(light[i])) for i in range(len(crops))]
+    colours_used = None if used is None else (tuple(float(v) for v in used[0]), tuple(float(v) for v in used[1]))
+    return BoardDistribution(tuple(dists[:24]), tuple(dists[24:]), colours_used)
+
+
+def describe(dist: Sequence[PointDistribution]) -> list[dict[str, Any]]:
+    """Plain-data form of the distributions (for ``--json``): per point the most likely
+    reading, its confidence, P(hidden) and the three most likely signed counts."""
+    out = []
+    for d in dist:
+        top = sorted(d.signed().items(), key=lambda kv: -kv[1])[:3]
+        out.append({"point": d.point, "count": d.count, "colour": d.colour, "confidence": round(d.confidence, 4),
+                    "hidden": round(d.hidden, 4), "top": [[k, round(v, 4)] for k, v in top]})
+    return out
+
+
+#: Below this probability of its most likely count a point is reported unreadable.
+UNSURE_BELOW = 0.4
+
+
+def unreadable_points(board: BoardDistribution, unsure_below: float = UNSURE_BELOW) -> tuple[int, ...]:
+    """Points a hand or an object hides (P(hidden) >= 0.5) or whose most likely count has a
+    probability below ``unsure_below``."""
+    return tuple(d.point for d in board.points if d.hidden >= 0.5 or max(d.counts) < unsure_below)
+
+
+def to_checker_reading(board: BoardDistribution, field: Any, work_scale: float,
+                       timings_ms: Optional[dict[str, float]] = None) -> Any:
+    """The :class:`~vision.checkers.CheckerReading` shape of a learned reading (what
+    :func:`vision.reader.build_observation` and the annotation take): the most likely count
+    and colour per point; each checker placed where it most likely stands (a line from the
+    point's base, squeezed to the board's middle past a full line) at ``work_scale`` of the
+    canonical field; the colour model from ``board.colours``."""
+    from vision.checkers import Checker, CheckerColours, CheckerReading
+
+    unreadable = unreadable_points(board)
+    counts = tuple(0 if d.point in unreadable else d.count for d in board.points)
+    colours = tuple(None if c == 0 else d.colour for c, d in zip(counts, board.points))
+    dw, dh = field.checker_size
+    half = field.size[1] / 2.0
+    checkers = []
+    for d, n, colour in zip(board.points, counts, colours):
+        if not n:
+            continue
+        g = field.point(d.point)
+        pitch = dh if n * dh <= half else (half - dh) / max(n - 1, 1)
+        for k in range(n):
+            y = g.base_y + g.direction * (dh / 2 + k * pitch)
+            checkers.append(Checker(g.centre_x * work_scale, y * work_scale, (0.0, 0.0, 0.0), 1.0, d.point, colour))
+    bx = 0.5 * (field.bar_x0 + field.bar_x1)
+    for d, sign in zip(board.bar, (-1, 1)):
+        for k in range(d.count):
+            y = half + sign * (dh / 2 + k * dh)
+            checkers.append(Checker(bx * work_scale, y * work_scale, (0.0, 0.0, 0.0), 1.0, 0, d.colour))
+    model = None if board.colours is None else CheckerColours(board.colours[0], board.colours[1])  # type: ignore[arg-type]
+    return CheckerReading(counts=counts, colours=colours, bar=board.bar_counts(), checkers=tuple(checkers),
+                          unreadable=unreadable, occluded=bool(unreadable), occluder_mask=None, colour_model=model,
+                          halves=(), diameter=float(dw), timings_ms=dict(timings_ms or {}))

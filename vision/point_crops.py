@@ -1,0 +1,108 @@
+"""Per-point crops of a registered board, the input of the learned checker reader.
+
+A frame is warped once to the canonical field at a small scale (:data:`CROP_SCALE` of
+``FIELD_WIDTH`` x ``FIELD_HEIGHT``), and each of the 24 points becomes one
+(:data:`CROP_HEIGHT`, :data:`CROP_WIDTH`, 3) uint8 BGR crop: the point's column, a
+little wider than the point, from the point's base to the middle of the field, turned
+so that the base is the crop's top row (bottom-row points are flipped upside down).
+Every point therefore looks alike to the network whatever its row. The bar gives two more
+crops of the same size (:func:`bar_crops`), one per half, the field's middle on row 0.
+
+Example::
+
+    crops = point_crops(frame, field)      # (24, CROP_HEIGHT, CROP_WIDTH, 3) uint8
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.registration import FIELD_HEIGHT, FIELD_WIDTH, Field, RegistrationError
+
+#: The small canonical field the crops are cut from: this fraction of the canonical size.
+CROP_SCALE = 0.4
+#: Crop size in pixels: 1.4 points wide (at the default geometry), half the field high.
+CROP_WIDTH = 28
+CROP_HEIGHT = int(round(FIELD_HEIGHT * CROP_SCALE / 2))
+#: Border added around the small field so that the outer points' crops fit (pixels).
+_PAD = CROP_WIDTH // 2
+#: A warp samples without averaging: a frame is first shrunk so that no more than this
+#: factor is left to the warp.
+_MAX_WARP_SHRINK = 1.5
+
+
+def small_field(image_bgr: np.ndarray, field: Field) -> np.ndarray:
+    """The canonical field at :data:`CROP_SCALE`, with a replicated border of ``_PAD`` pixels.
+
+    ``image_bgr``: (H, W, 3) uint8 BGR frame of ``field.image_size``. Returns
+    (FIELD_HEIGHT*s + 2*pad, FIELD_WIDTH*s + 2*pad, 3) uint8 BGR. Raises
+    :class:`~vision.registration.RegistrationError` when the frame's size differs from the
+    registration's.
+    """
+    import cv2
+
+    h, w = image_bgr.shape[:2]
+    if (w, h) != tuple(field.image_size):
+        raise RegistrationError(f"frame is {w}x{h} but the registration is for "
+                                f"{field.image_size[0]}x{field.image_size[1]}")
+    s = CROP_SCALE
+    out_w, out_h = int(round(FIELD_WIDTH * s)), int(round(FIELD_HEIGHT * s))
+    if field.camera is not None:
+        from vision.registration import warp_field
+
+        full = warp_field(image_bgr, field)
+        small = cv2.resize(full, (out_w, out_h), interpolation=cv2.INTER_AREA)
+        return cv2.copyMakeBorder(small, _PAD, _PAD, _PAD, _PAD, cv2.BORDER_REPLICATE)
+    hs = np.array([[s, 0, _PAD], [0, s, _PAD], [0, 0, 1.0]]) @ field.homography
+    corners = np.asarray(field.corners, np.float64)
+    span = max(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[2] - corners[3]))
+    shrink = span / out_w
+    if shrink > _MAX_WARP_SHRINK:
+        f = _MAX_WARP_SHRINK / shrink
+        image_bgr = cv2.resize(image_bgr, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        hs = hs @ np.diag([w / image_bgr.shape[1], h / image_bgr.shape[0], 1.0])
+    return cv2.warpPerspective(image_bgr, hs, (out_w + 2 * _PAD, out_h + 2 * _PAD), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def crops_from_small_field(small: np.ndarray, field: Field) -> np.ndarray:
+    """Cut the 24 point crops out of :func:`small_field`'s picture.
+
+    Returns (24, CROP_HEIGHT, CROP_WIDTH, 3) uint8 BGR, points 1..24 in order, each with
+    the point's base on row 0.
+    """
+    out = np.empty((24, CROP_HEIGHT, CROP_WIDTH, 3), np.uint8)
+    top = _PAD
+    bottom = _PAD + 2 * CROP_HEIGHT
+    for g in field.points():
+        x = int(round(g.centre_x * CROP_SCALE)) + _PAD - CROP_WIDTH // 2
+        if g.row == "top":
+            out[g.point - 1] = small[top:top + CROP_HEIGHT, x:x + CROP_WIDTH]
+        else:
+            out[g.point - 1] = small[bottom - CROP_HEIGHT:bottom, x:x + CROP_WIDTH][::-1]
+    return out
+
+
+def point_crops(image_bgr: np.ndarray, field: Field) -> np.ndarray:
+    """The 24 point crops of a frame: (24, CROP_HEIGHT, CROP_WIDTH, 3) uint8 BGR, points
+    1..24 in order (``companion read`` numbering), the base of each point on row 0.
+
+    ``image_bgr``: (H, W, 3) uint8 BGR frame; ``field``: its registration. Raises
+    :class:`~vision.registration.RegistrationError` for a frame of another size.
+    """
+    return crops_from_small_field(small_field(image_bgr, field), field)
+
+
+def bar_crops_from_small_field(small: np.ndarray, field: Field) -> np.ndarray:
+    """The bar's two halves from :func:`small_field`'s picture: (2, CROP_HEIGHT, CROP_WIDTH, 3)
+    uint8 BGR, index 0 the top half and 1 the bottom half, the field's middle on row 0."""
+    x = int(round(0.5 * (field.bar_x0 + field.bar_x1) * CROP_SCALE)) + _PAD - CROP_WIDTH // 2
+    mid = _PAD + CROP_HEIGHT
+    top = small[mid - CROP_HEIGHT:mid, x:x + CROP_WIDTH][::-1]
+    bottom = small[mid:mid + CROP_HEIGHT, x:x + CROP_WIDTH]
+    return np.stack([top, bottom])
+
+
+def bar_crops(image_bgr: np.ndarray, field: Field) -> np.ndarray:
+    """The bar's two half crops of a frame (see :func:`bar_crops_from_small_field`)."""
+    return bar_crops_from_small_field(small_field(image_bgr, field), field)

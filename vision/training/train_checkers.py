@@ -1,0 +1,197 @@
+"""Train the learned checker reader's point network (torch, training only) and export it to ONNX.
+
+    python -m vision.training.train_checkers [--train 120000] [--val 8000] [--epochs 12]
+        [--threads 2] [--out vision/models/point_counter.onnx] [--cache /tmp/checker_crops]
+
+Data: synthetic point crops from :mod:`vision.training.checker_crops` only (no real photo is
+used, so every real board photo stays unseen). The network is chosen on held-back synthetic
+crops (another seed), its softmax temperature fitted there too (stored in the ONNX file's
+last layer, so the exported probabilities are the calibrated ones), and the expected
+calibration error printed before and after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import math
+import multiprocessing
+import pathlib
+import time
+from typing import Optional
+
+import numpy as np
+import torch
+from torch import nn
+
+from vision.learned_checkers import head_path, standardise
+from vision.render_crops import CLASSES, make_crops
+from vision.training.nets import PointCounter
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def _chunk(args: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    return make_crops(*args)
+
+
+def crops(n: int, seed: int, workers: int, cache: pathlib.Path | None) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` synthetic crops from ``seed`` (made by ``workers`` processes, cached as .npz)."""
+    path = None if cache is None else cache / f"crops_{n}_{seed}.npz"
+    if path is not None and path.exists():
+        d = np.load(path)
+        return d["x"], d["y"]
+    per = 2000
+    jobs = [(min(per, n - i), seed * 100003 + i) for i in range(0, n, per)]
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        parts = pool.map(_chunk, jobs)
+    x = np.concatenate([p[0] for p in parts])
+    y = np.concatenate([p[1] for p in parts])
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(path, x=x, y=y)
+    return x, y
+
+
+def expected_calibration_error(probs: np.ndarray, labels: np.ndarray, bins: int = 10) -> tuple[float, list[tuple]]:
+    """ECE of the top class and the reliability table: (ece, [(lo, hi, n, mean confidence, accuracy)])."""
+    conf = probs.max(axis=1)
+    right = probs.argmax(axis=1) == labels
+    table = []
+    ece = 0.0
+    edges = np.linspace(0, 1, bins + 1)
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        sel = (conf > lo) & (conf <= hi)
+        if sel.any():
+            table.append((float(lo), float(hi), int(sel.sum()), float(conf[sel].mean()), float(right[sel].mean())))
+            ece += sel.mean() * abs(conf[sel].mean() - right[sel].mean())
+    return float(ece), table
+
+
+def _logits(net: nn.Module, x: np.ndarray, batch: int = 2048) -> np.ndarray:
+    net.eval()
+    out = []
+    with torch.no_grad():
+        for i in range(0, len(x), batch):
+            out.append(net(torch.from_numpy(standardise(x[i:i + batch]))).numpy())
+    return np.concatenate(out)
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def fit_temperature(logits: np.ndarray, labels: np.ndarray) -> float:
+    """The softmax temperature (0.5..5) with the least negative log-likelihood on ``logits``."""
+    best, best_t = math.inf, 1.0
+    for t in np.linspace(0.5, 5.0, 91):
+        p = _softmax(logits / t)
+        nll = -float(np.log(np.maximum(p[np.arange(len(labels)), labels], 1e-12)).mean())
+        if nll < best:
+            best, best_t = nll, float(t)
+    return best_t
+
+
+def train(x: np.ndarray, y: np.ndarray, vx: np.ndarray, vy: np.ndarray, epochs: int, log,
+          checkpoint: Optional[pathlib.Path] = None) -> PointCounter:
+    """Train a :class:`PointCounter`; keeps the weights of the epoch best on the validation crops
+    (exported to ``checkpoint`` after each such epoch, uncalibrated, when given)."""
+    torch.manual_seed(0)
+    net = PointCounter(CLASSES).to(memory_format=torch.channels_last)
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    steps = epochs * math.ceil(len(x) / 256)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    loss_fn = nn.CrossEntropyLoss()
+    xs = torch.from_numpy(standardise(x))
+    ys = torch.from_numpy(y)
+    best, best_state = -1.0, None
+    rng = np.random.default_rng(1)
+    for epoch in range(epochs):
+        net.train()
+        t0 = time.time()
+        order = rng.permutation(len(x))
+        total = 0.0
+        for i in range(0, len(order), 256):
+            idx = torch.from_numpy(order[i:i + 256])
+            xb = xs[idx].contiguous(memory_format=torch.channels_last)
+            if rng.random() < 0.5:
+                xb = torch.flip(xb, dims=[3])
+            loss = loss_fn(net(xb), ys[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach()) * len(idx)
+        acc = float((_logits(net, vx).argmax(axis=1) == vy).mean())
+        log(f"epoch {epoch + 1}/{epochs}: loss {total / len(x):.4f}, validation accuracy {acc:.4f} ({time.time() - t0:.0f} s)")
+        if acc > best:
+            best = acc
+            best_state = {k: v.clone() for k, v in net.state_dict().items()}
+            if checkpoint is not None:
+                export(copy.deepcopy(net), 1.0, checkpoint)
+    if best_state is not None:
+        net.load_state_dict(best_state)
+    return net
+
+
+def export(net: PointCounter, temperature: float, path: pathlib.Path) -> None:
+    """Export the network's body to ONNX (opset 13, dynamic batch; output ``features``, the
+    flattened last feature map) at ``path``, and its head, with ``1 / temperature`` folded into
+    the last layer, as :class:`vision.learned_checkers.PointHead` beside it
+    (:func:`vision.learned_checkers.head_path`)."""
+    from vision.learned_checkers import PointHead
+
+    net.eval()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    body = nn.Sequential(net.body, net.head[0])
+    torch.onnx.export(body, torch.zeros(1, 3, 120, 28), str(path), input_names=["input"], output_names=["features"],
+                      dynamic_axes={"input": {0: "n"}, "features": {0: "n"}}, opset_version=13, dynamo=False)
+    first, last = net.head[1], net.head[3]
+    head = PointHead(first.weight.detach().numpy().astype(np.float32), first.bias.detach().numpy().astype(np.float32),
+                     (last.weight.detach().numpy() / temperature).astype(np.float32),
+                     (last.bias.detach().numpy() / temperature).astype(np.float32))
+    head.save(head_path(path))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--train", type=int, default=120000)
+    ap.add_argument("--val", type=int, default=8000)
+    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", type=pathlib.Path, default=ROOT / "vision" / "models" / "point_counter.onnx")
+    ap.add_argument("--checkpoint", type=pathlib.Path, help="export the best network so far here after each epoch")
+    ap.add_argument("--save-torch", type=pathlib.Path, help="also keep the torch weights here (not shipped)")
+    ap.add_argument("--cache", type=pathlib.Path, default=None, help="folder to keep the generated crops in")
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+
+    def log(msg: str) -> None:
+        print(msg, flush=True)
+
+    t0 = time.time()
+    x, y = crops(args.train, args.seed, args.threads, args.cache)
+    vx, vy = crops(args.val, args.seed + 1000, args.threads, args.cache)
+    log(f"{len(x)} training and {len(vx)} validation crops in {time.time() - t0:.0f} s; "
+        f"counts {np.bincount(y, minlength=CLASSES).tolist()}")
+    net = train(x, y, vx, vy, args.epochs, log, args.checkpoint)
+    logits = _logits(net, vx)
+    before, _ = expected_calibration_error(_softmax(logits), vy)
+    t = fit_temperature(logits, vy)
+    after, table = expected_calibration_error(_softmax(logits / t), vy)
+    log(f"validation accuracy {float((logits.argmax(1) == vy).mean()):.4f}; temperature {t:.2f}; "
+        f"ECE {before:.4f} -> {after:.4f}")
+    log("reliability (confidence bin: crops, mean confidence, accuracy):")
+    for lo, hi, n, c, a in table:
+        log(f"  {lo:.1f}-{hi:.1f}: {n:6d}  {c:.3f}  {a:.3f}")
+    if args.save_torch:
+        torch.save(net.state_dict(), args.save_torch)
+    export(net, t, args.out)
+    log(f"wrote {args.out} ({time.time() - t0:.0f} s in all)")
+
+
+if __name__ == "__main__":
+    main()
