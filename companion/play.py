@@ -27,6 +27,10 @@ class NotationError(ValueError):
     """Text that is not a play in standard notation."""
 
 
+#: Names of the places in notation: 0 = off, 1..24, 25 = bar.
+_NAMES = ("off",) + tuple(str(p) for p in range(1, 25)) + ("bar",)
+
+
 def _point_name(p: int) -> str:
     return "bar" if p == 25 else "off" if p == 0 else str(p)
 
@@ -176,40 +180,73 @@ def format_moves(moves: Sequence[CheckerMove]) -> str:
     """gnubg's ``FormatMove`` (drawboard.c, 1.07) on checker moves with hit flags:
     a point counts as hit when any move hit there (a blot is hit by the first
     checker landing on it)."""
-    hit_points = {m.to_point for m in moves if m.hit}
-    items = sorted(moves, key=lambda m: (m.from_point, m.to_point), reverse=True)
-    paths: list[Optional[list[int]]] = [[m.from_point, m.to_point] for m in items]
+    return format_pairs([(m.from_point, m.to_point) for m in moves],
+                        {m.to_point for m in moves if m.hit})
+
+
+def format_steps(steps: Sequence[int], hits: int) -> str:
+    """:func:`format_moves` for a flat step sequence ``(s1, t1, s2, t2, ...)``
+    (mover's numbering, 25 = bar, 0 = off) whose hits are the bits ``1 << 2k`` of
+    ``hits`` (bit ``2k`` set: step ``k`` hit a blot on ``t_k``)."""
+    if len(steps) == 4 and steps[0] >= steps[2]:  # two checker moves, as legal_plays gives them
+        s1, t1, s2, t2 = steps
+        star1 = "*" if hits & 1 else ""
+        star2 = "*" if hits & 4 else ""
+        if t1 == s2:  # one checker moves twice
+            return (_NAMES[s1] + ("/" + _NAMES[t1] + "*" if star1 else "") + "/" + _NAMES[t2]
+                    + star2)
+        if s1 == s2 and t1 == t2:  # two checkers borne off from one point
+            return _NAMES[s1] + "/" + _NAMES[t1] + (star1 or star2) + "(2)"
+        if t1 == t2:  # both land on one point: the first written carries the hit
+            star1 = star2 = star1 or star2
+        if s1 == s2 and t2 > t1:
+            return (_NAMES[s2] + "/" + _NAMES[t2] + star2 + " " + _NAMES[s1] + "/" + _NAMES[t1]
+                    + star1)
+        return (_NAMES[s1] + "/" + _NAMES[t1] + star1 + " " + _NAMES[s2] + "/" + _NAMES[t2]
+                + ("" if t1 == t2 else star2))
+    pairs = [(steps[i], steps[i + 1]) for i in range(0, len(steps), 2)]
+    return format_pairs(pairs, {steps[i + 1] for i in range(0, len(steps), 2)
+                                if hits >> i & 1})
+
+
+def format_pairs(pairs: Sequence[tuple[int, int]], hit_points: set[int]) -> str:
+    """gnubg's ``FormatMove`` on ``(from_point, to_point)`` checker moves and the
+    set of points where a blot was hit: moves ordered by source point (highest
+    first), consecutive moves of one checker joined (an intermediate point is kept
+    when a blot was hit there), identical moves counted, the first landing on a
+    hit point starred."""
+    if len(pairs) == 1:
+        (s, t), = pairs
+        return _NAMES[s] + "/" + _NAMES[t] + ("*" if t in hit_points else "")
+    paths: list[Optional[list[int]]] = [[s, t] for s, t in sorted(pairs, reverse=True)]
     n = len(paths)
     for i in range(n):
+        pi = paths[i]
+        if pi is None:
+            continue
         for j in range(i + 1, n):
-            pi, pj = paths[i], paths[j]
-            if pi is None or pj is None:
-                continue
-            if pi[-1] == pj[0]:
+            pj = paths[j]
+            if pj is not None and pi[-1] == pj[0]:
                 if pi[-1] not in hit_points:
                     pi.pop()
                 pi.extend(pj[1:])
                 paths[j] = None
-    groups: list[list] = []
+    groups: dict[tuple[int, ...], int] = {}
     for pts in paths:
-        if pts is None:
-            continue
-        for g in groups:
-            if g[0] == pts:
-                g[1] += 1
-                break
-        else:
-            groups.append([pts, 1])
+        if pts is not None:
+            key = tuple(pts)
+            groups[key] = groups.get(key, 0) + 1
     out = []
     starred: set[int] = set()
-    for pts, count in groups:
-        text = _point_name(pts[0])
+    for pts, count in groups.items():
+        text = _NAMES[pts[0]]
         last = len(pts) - 1
-        for k in range(1, len(pts)):
-            text += "/" + _point_name(pts[k])
-            if k < last or (pts[k] in hit_points and pts[k] not in starred):
+        for k in range(1, last + 1):
+            p = pts[k]
+            text += "/" + _NAMES[p]
+            if k < last or (p in hit_points and p not in starred):
                 text += "*"
-                starred.add(pts[k])
+                starred.add(p)
         if count > 1:
             text += f"({count})"
         out.append(text)

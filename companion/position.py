@@ -123,7 +123,7 @@ class Position:
         gnubg 1.07). Borne-off counts are 15 minus the checkers on board and bar.
         Raises :class:`PositionIdError` (a ``ValueError``) when malformed."""
         not_on_roll, on_roll = decode_position_id(position_id)
-        return cls(_from_gnubg(on_roll), _from_gnubg(not_on_roll))
+        return cls._trusted(_from_gnubg(on_roll), _from_gnubg(not_on_roll))
 
     @classmethod
     def from_signed(cls, board: Sequence[int]) -> "Position":
@@ -229,7 +229,7 @@ class Position:
             flags |= PositionStatus.OPPONENT_TOO_MANY
         elif no < CHECKERS:
             flags |= PositionStatus.OPPONENT_TOO_FEW
-        if any(m[p] and o[25 - p] for p in range(1, 25)):
+        if any(map(min, m[1:25], o[24:0:-1])):  # point p of one is 25 - p of the other
             flags |= PositionStatus.BOTH_COLOURS_ON_POINT
         if (m[BAR] and o[BAR] and all(o[p] >= 2 for p in range(1, 7))
                 and all(m[p] >= 2 for p in range(1, 7))):

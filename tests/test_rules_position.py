@@ -47,6 +47,24 @@ def test_malformed_position_ids_raise(bad):
     assert issubclass(PositionIdError, ValueError)
 
 
+def test_position_id_key_problems_raise():
+    import base64
+
+    def pid(key: int) -> str:
+        return base64.b64encode(key.to_bytes(10, "little")).decode()[:14]
+
+    start = Position.initial().position_id()
+    key = int.from_bytes(base64.b64decode(start + "=="), "little")
+    assert pid(key) == start
+    with pytest.raises(PositionIdError, match="stray bits"):
+        Position.from_position_id(pid(1 << 79))  # no checkers, then a 1 bit
+    with pytest.raises(PositionIdError, match="too many checkers"):
+        Position.from_position_id(pid((1 << 80) - 1))
+    sixteen = (1 << 16) - 1  # 16 checkers on the first place of the player not on roll
+    with pytest.raises(PositionIdError, match="16 checkers"):
+        Position.from_position_id(pid(sixteen))
+
+
 def test_position_id_with_sixteen_checkers_raises():
     from companion.position_id import encode_position_id
 
