@@ -31,8 +31,8 @@ from companion.play import CheckerMove, Play, apply_steps, format_steps, moves_f
 from companion.position import BAR, CHECKERS, Position, PositionError
 from companion.position_id import RUNS as _ID_RUNS
 
-__all__ = ["legal_plays", "LegalPlays", "position_key", "IllegalPositionError",
-           "plain_legal_plays", "plain_legal_results"]
+__all__ = ["legal_plays", "LegalPlays", "apply_play", "position_key", "IllegalPositionError",
+           "IllegalPlayError", "plain_legal_plays", "plain_legal_results"]
 
 _W = tuple(1 << (5 * i) for i in range(27))
 _W_OPP_BAR = _W[26]
@@ -42,6 +42,10 @@ _W2 = tuple(2 * w for w in _W)
 class IllegalPositionError(PositionError):
     """Legal plays were asked for a position whose :meth:`Position.status` is not
     valid (counts other than 15, both colours on a point, ...)."""
+
+
+class IllegalPlayError(ValueError):
+    """A play that the rules do not allow in the position with the roll."""
 
 
 def _signed(position: Position) -> list[int]:
@@ -94,6 +98,33 @@ def legal_plays(position: Position, dice: Union[Dice, tuple[int, int]]) -> "Lega
                                    "the game is over")
     return LegalPlays(position, dice if isinstance(dice, Dice) else Dice(d1, d2),
                       _generate(position, d1, d2))
+
+
+def apply_play(position: Position, play: Union[Play, str],
+               dice: Union[Dice, tuple[int, int]]) -> Position:
+    """The position after a LEGAL ``play`` (a :class:`~companion.play.Play` or its
+    notation) of ``dice`` from ``position``, same player still on roll (call
+    :meth:`Position.swap` to pass the turn): the checked counterpart of
+    :meth:`Play.apply_unchecked <companion.play.Play.apply_unchecked>`. Raises
+    :class:`IllegalPlayError` (a ``ValueError``) when the play is not one of the
+    legal plays, :class:`~companion.play.NotationError` for unreadable notation.
+
+    >>> apply_play(Position.initial(), "8/5 6/5", (3, 1)).mover[5]
+    2
+    """
+    if isinstance(play, str):
+        play = Play.from_notation(play)
+    plays = legal_plays(position, dice)
+    try:
+        result = play.apply_unchecked(position)
+    except ValueError as exc:
+        raise IllegalPlayError(f"{play.notation()!r} cannot be played here: {exc}") from None
+    if result == position and not plays:
+        return position
+    if result not in plays:
+        raise IllegalPlayError(f"{play.notation() or 'no move'} is not a legal play of "
+                               f"{plays.dice.d1}-{plays.dice.d2} here")
+    return result
 
 
 def _generate(position: Position, d1: int, d2: int) -> dict[int, tuple]:

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Iterable, Optional, Sequence, TYPE_CHECKING
+from typing import Iterable, Optional, Sequence
 
-if TYPE_CHECKING:  # pragma: no cover
-    from companion.position import Position
+from companion.position import Position
 
 __all__ = ["CheckerMove", "Play", "NotationError", "apply_steps"]
 
@@ -91,7 +90,7 @@ class Play:
     """
 
     moves: tuple[CheckerMove, ...] = ()
-    result: Optional["Position"] = dataclasses.field(default=None, compare=False, repr=False)
+    result: Optional[Position] = dataclasses.field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "moves", tuple(self.moves))
@@ -128,7 +127,7 @@ class Play:
     def __iter__(self):
         return iter(self.moves)
 
-    def apply_unchecked(self, position: "Position") -> "Position":
+    def apply_unchecked(self, position: Position) -> Position:
         """The position after these moves, checking only that each moving checker
         exists (no dice, no rules; a blot on a landing point is hit). Raises
         ``ValueError`` when a move starts from an empty place or lands on a
@@ -253,8 +252,8 @@ def format_pairs(pairs: Sequence[tuple[int, int]], hit_points: set[int]) -> str:
     return " ".join(out)
 
 
-def apply_steps(position: "Position", steps: Iterable[tuple[int, int]],
-                allow_held: bool = False) -> "Position":
+def apply_steps(position: Position, steps: Iterable[tuple[int, int]],
+                allow_held: bool = False) -> Position:
     """Apply ``(from_point, to_point)`` checker moves to ``position`` (mover's numbering;
     25 = bar, 0 = off) without any rule but these: the checker must exist and the
     landing point must not hold two or more opposing checkers; a blot there is hit
@@ -262,8 +261,6 @@ def apply_steps(position: "Position", steps: Iterable[tuple[int, int]],
     ``allow_held=True`` a checker may land on a held point too (both colours then
     share it, as on a misplayed physical board). Returns a new
     :class:`~companion.position.Position` (same player on roll)."""
-    from companion.position import Position
-
     m = list(position.mover)
     o = list(position.opponent)
     for s, t in steps:
@@ -285,7 +282,7 @@ def apply_steps(position: "Position", steps: Iterable[tuple[int, int]],
     return Position._trusted(tuple(m), tuple(o))
 
 
-def moves_from_steps(position: "Position", steps: Iterable[tuple[int, int]]) -> tuple[CheckerMove, ...]:
+def moves_from_steps(position: Position, steps: Iterable[tuple[int, int]]) -> tuple[CheckerMove, ...]:
     """Checker moves (with hit flags) for ``(from, to)`` steps played in order from
     ``position``. Raises ``ValueError`` like :func:`apply_steps`."""
     o = list(position.opponent)

@@ -139,14 +139,14 @@ def test_dice():
 
 
 def test_checked_play():
-    from companion.position import IllegalPlayError
+    from companion.legal import IllegalPlayError, apply_play
 
     start = Position.initial()
-    after = start.play("8/5 6/5", Dice(3, 1))
+    after = apply_play(start, "8/5 6/5", Dice(3, 1))
     assert after.mover[5] == 2 and after.swap().opponent[5] == 2
     with pytest.raises(IllegalPlayError):
-        start.play("8/5", Dice(3, 1))  # the 1 can be played too
+        apply_play(start, "8/5", Dice(3, 1))  # the 1 can be played too
     with pytest.raises(IllegalPlayError):
-        start.play("24/19", Dice(5, 2))  # lands on the opponent's 6-point
+        apply_play(start, "24/19", Dice(5, 2))  # lands on the opponent's 6-point
     with pytest.raises(ValueError):
-        start.play("13/8 13/11", Dice(6, 4))
+        apply_play(start, "13/8 13/11", Dice(6, 4))

@@ -24,6 +24,9 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
+from vision.backgrounds import random_background
+from vision.render_distractors import draw_distractors
+
 BGR = tuple[int, int, int]
 
 #: Pip positions on a face, in face units (0..1, y down).
@@ -395,30 +398,6 @@ def draw_cube(image: np.ndarray, center: tuple[float, float], size: float, value
 
 
 # ----------------------------------------------------------------------------- training aids
-def random_background(rng: np.random.Generator, size: tuple[int, int] = (640, 480)) -> np.ndarray:
-    """A (H, W, 3) uint8 BGR table-like background: plain, gradient, wood grain, felt or cloth."""
-    import cv2
-
-    w, h = size
-    base = rng.integers(20, 236, size=3).astype(np.float32)
-    kind = int(rng.integers(4))
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    if kind == 0:
-        img = np.broadcast_to(base, (h, w, 3)).copy()
-    elif kind == 1:
-        ang = rng.uniform(0, 2 * math.pi)
-        g = (xx * math.cos(ang) + yy * math.sin(ang)) / max(w, h)
-        img = base + (g[..., None] * rng.uniform(-80, 80))
-    elif kind == 2:  # wood grain
-        f = rng.uniform(0.02, 0.08)
-        g = np.sin(yy * f + 3 * np.sin(xx * 0.01 + rng.uniform(0, 6)))
-        img = base + g[..., None] * rng.uniform(8, 30)
-    else:  # felt / cloth noise
-        n = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), rng.uniform(0.8, 3))
-        img = base + n[..., None] * rng.uniform(10, 40)
-    return np.clip(img, 0, 255).astype(np.uint8)
-
-
 def synthetic_training_images(n: int, rng: np.random.Generator, backgrounds: Sequence[np.ndarray] = (),
                               cube_prob: float = 0.5, marbled: float = 0.0,
                               translucent: float = 0.0, distractors: float = 0.0) -> list[tuple[np.ndarray, Any]]:
@@ -462,8 +441,6 @@ def synthetic_training_images(n: int, rng: np.random.Generator, backgrounds: Seq
 
         dboxes = np.zeros((0, 4))
         if distractors > 0 and rng.random() < distractors:
-            from vision.render_distractors import draw_distractors
-
             spots = [(float(rng.uniform(size, w - size)), float(rng.uniform(size, h - size)))
                      for _ in range(int(rng.integers(1, 7)))]
             dboxes, radii = draw_distractors(img, rng, size, spots)
