@@ -10,7 +10,7 @@ it times separately, per frame:
 
 and prints medians and p99 in milliseconds, the cube + cocked share of the total, and the ratio to
 a baseline measured in the same process (a 5x5 Gaussian blur of the frame). Writes
-``benchmarks/results/bench_cocked_cube.json``. Target (issue 5): dice and cube within 10 ms median.
+``benchmarks/results/bench_cocked_cube.json``. Target: dice and cube within 10 ms median.
 """
 
 from __future__ import annotations

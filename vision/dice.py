@@ -27,7 +27,7 @@ import numpy as np
 
 from companion.observation import DieReading
 from vision.dice_patches import DETECT_DIE_PX, STRIDE, VALUE_PATCH, crop_patch, detector_blob, patches_blob
-from vision.onnx_model import AveragedNets, load_onnx
+from vision.onnx_model import load_onnx
 
 MODELS = pathlib.Path(__file__).resolve().parent / "models"
 
@@ -79,10 +79,8 @@ class DiceSettings:
     detector peak is at least ``accept_peak`` is kept when its value's probability reaches
     ``peak_accept`` (instead of ``accept``), still above "not a die" and "cube" (the detector's
     confidence stands in for part of the classifier's); ``photo_peak_accept``: ``peak_accept`` for
-    the free-photo detector's candidates (0.5, equal to ``accept``: the rule is off on free photos;
-    the width-16 free-photo detector of the seventh session peaks higher, and with 0.4 it read
-    more values wrong; both folds, each read by models that never saw it, against the previous
-    detector: 0.4 / 0.45 / 0.5 found +22 / +16 / +10 dice of 2,438, wrong values +6 / +1 / -1);
+    the free-photo detector's candidates (0.5, equal to ``accept``: the rule is off on free photos,
+    where the free-photo detector peaks higher and 0.4 reads more values wrong);
     ``pyramid``: the longer sides (pixels) a
     free photo is resized to for the detector (see :func:`pyramid_scales`; 272 between 192 and 384,
     chosen on fold 1: dice found 1206 -> 1219 of 1263, one more wrong value); ``pyramid_fixed``:
@@ -133,16 +131,7 @@ class DiceSettings:
     wider, 24 channels, trained with milder colour changes and with the detector's own candidates
     on labelled dice as extra positives: more dice found on the held-out photos,
     vision/models/README.md; registered boards keep the faster ``dice_classifier.onnx``,
-    within the 10 ms budget); ``photo_classifier_extra``: file names of further free-photo
-    classifiers (same input and classes) whose probabilities are averaged with
-    ``photo_classifier``'s (:class:`vision.onnx_model.AveragedNets`; empty: that one alone, as
-    shipped: two trainings of the shipped recipe averaged read fold 0's nell-byler 98.53% found /
-    99.40% value against 98.38 / 99.40 for the first alone, but lost a die of the board photos read
-    as free photos that the first reads, at each size; vision/models/README.md, thirteenth session);
-    ``photo_extra_below``: those further classifiers read only the patches whose best probability
-    by ``photo_classifier`` alone is below this (the others stand as it read them; None: every
-    patch; 0.9 read fold 0 exactly as every patch did, at 1.09-1.11x the time of one classifier
-    against 1.15-1.23x, free photos of both datasets);
+    within the 10 ms budget);
     ``photo_value_patch``: that classifier's patch side (pixels);
     ``second_views``: on free photos, a merged candidate not read as a die whose values 1..6
     together reach this probability has the candidates the merge dropped around it (other pyramid
@@ -172,9 +161,9 @@ class DiceSettings:
     ``pip_agree``: on free photos, a candidate turned down (its most likely value at least this
     probable, its detector peak at least ``pip_agree_peak``) becomes a die when its pips, counted
     (:func:`vision.pips.face_pips`), are exactly that value (None: off; dice unlike those the
-    classifier was trained on, vision/models/README.md ninth session).
+    classifier was trained on, vision/models/README.md).
     ``wider``, ``accept_peak`` and ``peak_accept`` were chosen on fold 1
-    (training photos): most dice found with no more wrong values or false dice than before.
+    (training photos): the most dice found with no more wrong values or false dice.
     """
 
     peak: float = 0.25
@@ -207,8 +196,6 @@ class DiceSettings:
     max_dice: int = 64
     recentre_ones: float = 0.2
     photo_classifier: Optional[str] = "dice_classifier_photo.onnx"
-    photo_classifier_extra: tuple[str, ...] = ()
-    photo_extra_below: Optional[float] = 0.9
     photo_value_patch: int = VALUE_PATCH
     detector: str = "dice_detector.onnx"
     second_views: Optional[float] = 0.1
@@ -262,9 +249,6 @@ class DiceReader:
         self.field_detector = model(st.field_detector) if st.field_detector else self.detector
         if st.photo_classifier:
             self.photo_classifier = model(st.photo_classifier)
-            if st.photo_classifier_extra:
-                self.photo_classifier = AveragedNets([self.photo_classifier]
-                                                     + [model(n) for n in st.photo_classifier_extra])
         else:
             self.photo_classifier = self.classifier
 
@@ -393,16 +377,7 @@ class DiceReader:
         net = self.photo_classifier if use_photo else self.classifier
         side = self.settings.photo_value_patch if use_photo and self.settings.photo_classifier else self.settings.value_patch
         blob = patches_blob([crop_patch(image_bgr, c.center, c.size, patch=side) for c in cands])
-        below = self.settings.photo_extra_below
-        if isinstance(net, AveragedNets) and below is not None:
-            # the further classifiers only where the first is unsure: the rest stand as read
-            p = self._softmax(blob, net.nets[0])
-            doubt = np.nonzero(p.max(axis=1) < below)[0]
-            if len(doubt):  # the first's reading of them is kept, only the others run again
-                extra = sum(self._softmax(blob[doubt], other) for other in net.nets[1:])
-                p[doubt] = (p[doubt] + extra) / len(net.nets)
-        else:
-            p = self._softmax(blob, net)
+        p = self._softmax(blob, net)
         if self.settings.turns > 1:
             # read the unsure patches again turned by 90, 180 and 270 degrees (and cropped wider)
             # and average
