@@ -98,25 +98,17 @@ class DiceSettings:
     ``level_sizes``:
     each pyramid level keeps the candidates whose side at the detector's input is in this range
     (pixels; the shipped detector is trained for 11..44), the finest level also smaller ones and the
-    coarsest also larger ones; ``fast_resize``: shrink for the detector with :func:`resize` (an
-    integer area step then bilinear, about 1.8 ms faster on a registered 1280x720 frame) instead of
-    OpenCV's area resize the shipped detector was trained with (off: it changed readings, e.g. a
-    false die on a real board photo); ``merge_size_ratio``: candidates of sizes this many times
-    apart are not merged (see :func:`merge_candidates`; infinite: merged by distance alone);
-    ``nested``: a reading inside another at least this many times larger is dropped (a pip read
+    coarsest also larger ones; ``nested``: a reading inside another at least this many times larger is dropped (a pip read
     as a die; see :func:`thin_dice`); ``value_patch``: the classifier's patch side (pixels; 32
     for the shipped model, 48 for ``--cls-arch strided``); ``field_detector``: file name (in the
     models folder) of the detector used instead of ``dice_detector.onnx`` when the die size is
-    known (a registered board), with ``fast_resize``, at ``field_die_input_px`` (the two go
-    together): the shipped ``dice_detector_field.onnx`` is trained on 900 rendered boards and the
+    known (a registered board), shrunk with :func:`resize` (an integer area step then bilinear, as
+    in its training), at ``field_die_input_px`` (the two go together): the shipped ``dice_detector_field.onnx`` is trained on 900 rendered boards and the
     fold-1 photos with dice of 8.5..13 pixels and runs where a die is 10 pixels, 0.7x the area
     of the main detector's 12 (vision/models/README.md; 150 validation boards, seed 4242: dice
     found 98.0% -> 100%, cocked recall 88.9% -> 95.1%, precision 98.6% -> 100%; a registered
-    1280x720 frame about 0.7x the time); None: the main detector (run it at 12 pixels);
-    ``field_area``: with a registered board (and the main detector), shrink with
-    :func:`area_resize` (bilinear to a whole multiple of the target size, then OpenCV's fast
-    whole-step area average; about 1.3 ms faster than OpenCV's fractional area resize on a
-    registered 1280x720 frame; off: exactly the area resize the detector was trained with);
+    1280x720 frame about 0.7x the time); None: the main detector (run it at 12 pixels, shrunk
+    with :func:`area_resize`);
     ``turn_cubes``: with a registered board, also read turned the unsure patches whose most likely
     class is the doubling cube (off: the cube network reads those itself, at four turns when
     unsure; measured on 400 rendered boards and the 9 board photos: the same dice, cocked calls and
@@ -186,9 +178,6 @@ class DiceSettings:
     fine_peak: float = 0.5
     level_sizes: tuple[float, float] = (6.0, 48.0)
     nested: float = 2.5
-    merge_size_ratio: float = math.inf
-    fast_resize: bool = False
-    field_area: bool = True
     turn_cubes: bool = False
     value_patch: int = VALUE_PATCH
     field_detector: Optional[str] = "dice_detector_field.onnx"
@@ -270,9 +259,9 @@ class DiceReader:
             img = image_bgr[y0:y1, x0:x1]
         h, w = img.shape[:2]
         sw, sh = max(int(round(w * scale)), 16), max(int(round(h * scale)), 16)
-        if self.settings.fast_resize or (field and self.settings.field_detector):
+        if field and self.settings.field_detector:
             img = resize(img, (sw, sh))
-        elif field and self.settings.field_area and scale < 1:
+        elif field and scale < 1:
             img = area_resize(img, (sw, sh))
         elif (sw, sh) != (w, h):
             img = cv2.resize(img, (sw, sh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
@@ -358,7 +347,7 @@ class DiceReader:
         :class:`DiceSettings` ``max_candidates``; ``field`` (a registered board): every candidate
         from ``peak`` up, then at most ``field_weak`` weaker ones."""
         st = self.settings
-        kept = merge_candidates(cands, st.merge, st.merge_size_ratio)
+        kept = merge_candidates(cands, st.merge)
         if field:
             kept = kept[: sum(c.score >= st.peak for c in kept) + st.field_weak]
         return kept[: st.max_candidates]
@@ -719,16 +708,14 @@ def area_resize(img: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     return cv2.resize(up, (sw, sh), interpolation=cv2.INTER_AREA)
 
 
-def merge_candidates(cands: Sequence[Candidate], merge: float, size_ratio: float = 1.6) -> list[Candidate]:
+def merge_candidates(cands: Sequence[Candidate], merge: float) -> list[Candidate]:
     """Greedy non-maximum suppression: keep the highest score among candidates whose centres are
-    closer than ``merge`` times the larger size and whose sizes differ by less than
-    ``size_ratio``. Candidates of very different sizes at one place (a die, and a pip or its top
-    face taken for a small die by a finer pyramid level) are all kept for the classifier; the
-    accepted dice are thinned by their readings' confidence (:func:`thin_dice`)."""
+    closer than ``merge`` times the larger size, whatever their sizes (the candidates a merge
+    drops around a spot read as no die are read later: :meth:`DiceReader.second_views`)."""
     kept: list[Candidate] = []
     for c in sorted(cands, key=lambda c: -c.score):
         if all(math.hypot(c.center[0] - k.center[0], c.center[1] - k.center[1]) >= merge * max(c.size, k.size)
-               or max(c.size, k.size) >= size_ratio * min(c.size, k.size) for k in kept):
+               for k in kept):
             kept.append(c)
     return kept
 

@@ -182,7 +182,7 @@ def detector_sample(img: np.ndarray, item: LabelledImage, rng: np.random.Generat
     (crop/4, crop/4) log-size target (NaN where no centre). Cubes count as dice here. The image is
     scaled so its median die side is log-uniform in ``die_range`` (pixels); ``blur_prob``: share
     of crops given a motion blur; ``fast_resize``: shrink with :func:`vision.dice.resize` (as
-    ``DiceSettings.fast_resize`` does at run time) instead of OpenCV's area resize."""
+    the registered-board detector's input is shrunk at run time) instead of OpenCV's area resize."""
     sizes = die_sizes(item)
     med = float(np.median(sizes)) if len(sizes) else 40.0
     if len(item.cube_boxes):
@@ -570,7 +570,7 @@ def main() -> None:
     ap.add_argument("--det-range", type=float, nargs=2, default=[11.0, 44.0],
                     help="detector training: die sides (pixels at its input) drawn from this range")
     ap.add_argument("--fast-resize", action="store_true",
-                    help="detector training images shrunk as DiceSettings.fast_resize does at run time")
+                    help="detector training images shrunk as the registered-board detector's input is at run time")
     ap.add_argument("--det-crops", type=int, default=1200, help="detector training crops per epoch")
     ap.add_argument("--hard-radius", type=float, default=0.5,
                     help="false alarms closer than this x die size to a labelled die are not used")
