@@ -54,6 +54,8 @@ FLOOR_OF: tuple[tuple[str, str], ...] = (
     ("companion.mqtt_client", "outlet"),
     # the referee, the session, and the analysis service beside them
     ("companion.referee", "referee"),
+    ("companion.referee_settings", "referee"),
+    ("companion.roll_rules", "referee"),
     ("companion.judgement", "referee"),
     ("companion.idle_dice", "referee"),
     ("companion.stability", "referee"),
