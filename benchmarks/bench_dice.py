@@ -72,7 +72,7 @@ def main() -> int:
     from vision.cube import CubeReader, read_dice_and_cube
     from vision.dice import DiceReader
     from vision.dice_data import default_dice_root, iter_datasets
-    from vision.render_dice import render_roll_on_board
+    from vision.render_roll import render_roll_on_board
 
     cv2.setNumThreads(1)
     reader, cube_reader, tilt = DiceReader(), CubeReader(), TiltModel()

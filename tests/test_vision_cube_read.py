@@ -40,7 +40,7 @@ def test_places(field):
 
 
 def test_cubes_on_rendered_boards(readers):
-    from vision.render_dice import evaluate_cocked_rendered
+    from vision.render_roll import evaluate_cocked_rendered
 
     # seed 77: not a seed the cube network was trained or validated on
     res = evaluate_cocked_rendered(24, readers[0], seed=77, cocked_prob=0.0, cube_prob=0.6)["cube"]
@@ -89,7 +89,7 @@ def test_cubes_on_real_board_photos(readers, shared_data):
 
 def test_reading_at_several_sizes_averages_each_size(readers):
     from vision.dice import Candidate
-    from vision.render_dice import render_roll_on_board
+    from vision.render_roll import render_roll_on_board
 
     rng = np.random.default_rng(5)
     roll = next(r for r in (render_roll_on_board(rng, cube_prob=1.0) for _ in range(10)) if r.cube is not None)

@@ -344,7 +344,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for d in r["details"]:
             print("   ", d)
     if args.rendered:
-        from vision.render_dice import evaluate_cocked_rendered
+        from vision.render_roll import evaluate_cocked_rendered
 
         results["rendered_cocked"] = evaluate_cocked_rendered(args.rendered, reader)
         results["rendered_cocked_small_tilts"] = evaluate_cocked_rendered(

@@ -312,9 +312,9 @@ def mine_hard_negatives(items, detector: pathlib.Path, log, radius: float = 0.5,
 
 
 def board_items(n: int, rng) -> list:
-    """``n`` rendered boards with a roll and maybe a cube (:func:`vision.render_dice.render_roll_on_board`)
+    """``n`` rendered boards with a roll and maybe a cube (:func:`vision.render_roll.render_roll_on_board`)
     as [(image, LabelledImage)] (dataset ``"rendered-board"``)."""
-    from vision.render_dice import render_roll_on_board
+    from vision.render_roll import render_roll_on_board
 
     out = []
     for k in range(n):
@@ -414,7 +414,8 @@ def train_detector(items, epochs: int, rng, log, per_epoch: int = 1200, width: i
 
 def cube_patches(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """``n`` rendered cube patches: (n, 3, 32, 32) float32 and (n,) labels (index in CUBE_VALUES)."""
-    from vision.render_dice import CUBE_STYLES, CUBE_VALUES, DieStyle, draw_cube, random_background
+    from vision.backgrounds import random_background
+    from vision.render_dice import CUBE_STYLES, CUBE_VALUES, DieStyle, draw_cube
 
     xs, ys = [], []
     for _ in range(n):
@@ -442,7 +443,8 @@ def tilt_patches(n: int, rng: np.random.Generator, real: list) -> tuple[np.ndarr
     oriented patch puts parallax) and real dice from ``real`` [(image, LabelledImage)] (nell-byler
     only: photos taken from above, principal point at the image centre)."""
     from vision.cocked import TILT_CONTEXT, TILT_PATCH, oriented_patch
-    from vision.render_dice import DIE_STYLES, DieStyle, draw_die, random_background
+    from vision.backgrounds import random_background
+    from vision.render_dice import DIE_STYLES, DieStyle, draw_die
 
     xs, ys = [], []
     for i in range(n):
@@ -482,7 +484,7 @@ def board_tilt_pool(n_boards: int, rng: np.random.Generator) -> tuple[list[np.nd
     homography), stored as wide 96x96 patches (context 4.8) for jittered re-cropping:
     (patches, labels 1 = tilted, die sides in patch pixels)."""
     from vision.cocked import oriented_patch
-    from vision.render_dice import render_roll_on_board
+    from vision.render_roll import render_roll_on_board
 
     pool, labels, sizes = [], [], []
     for _ in range(n_boards):
@@ -647,7 +649,7 @@ def main() -> None:
                 continue
             items.append((cv2.imread(str(it.path)), it))
     if args.synthetic:
-        from vision.render_dice import synthetic_training_images
+        from vision.dice_photos import synthetic_training_images
         items += synthetic_training_images(args.synthetic, rng, backgrounds=[], marbled=args.marbled,
                                            translucent=args.translucent, distractors=args.distractors)
         # plain table backgrounds only: pasting onto the real photos could cover labelled dice
