@@ -214,38 +214,38 @@ def format_pairs(pairs: Sequence[tuple[int, int]], hit_points: set[int]) -> str:
     first), consecutive moves of one checker joined (an intermediate point is kept
     when a blot was hit there), identical moves counted, the first landing on a
     hit point starred."""
-    if len(pairs) == 1:
+    n = len(pairs)
+    if n == 1:
         (s, t), = pairs
         return _NAMES[s] + "/" + _NAMES[t] + ("*" if t in hit_points else "")
-    paths: list[Optional[list[int]]] = [[s, t] for s, t in sorted(pairs, reverse=True)]
-    n = len(paths)
+    items = sorted(pairs, reverse=True)
+    joined = [False] * n
+    counts: dict[tuple[int, ...], int] = {}  # each path (kept points) and how often it is played
     for i in range(n):
-        pi = paths[i]
-        if pi is None:
+        if joined[i]:
             continue
+        s, end = items[i]
+        path: tuple[int, ...] = (s,)
         for j in range(i + 1, n):
-            pj = paths[j]
-            if pj is not None and pi[-1] == pj[0]:
-                if pi[-1] not in hit_points:
-                    pi.pop()
-                pi.extend(pj[1:])
-                paths[j] = None
-    groups: dict[tuple[int, ...], int] = {}
-    for pts in paths:
-        if pts is not None:
-            key = tuple(pts)
-            groups[key] = groups.get(key, 0) + 1
+            if not joined[j] and items[j][0] == end:  # the same checker moves on
+                if end in hit_points:
+                    path += (end,)
+                end = items[j][1]
+                joined[j] = True
+        path += (end,)
+        counts[path] = counts.get(path, 0) + 1
     out = []
     starred: set[int] = set()
-    for pts, count in groups.items():
-        text = _NAMES[pts[0]]
-        last = len(pts) - 1
-        for k in range(1, last + 1):
-            p = pts[k]
-            text += "/" + _NAMES[p]
-            if k < last or (p in hit_points and p not in starred):
-                text += "*"
-                starred.add(p)
+    for path, count in counts.items():
+        text = _NAMES[path[0]]
+        for p in path[1:-1]:  # a point passed on the way is kept only where a blot was hit
+            text += "/" + _NAMES[p] + "*"
+            starred.add(p)
+        end = path[-1]
+        text += "/" + _NAMES[end]
+        if end in hit_points and end not in starred:
+            text += "*"
+            starred.add(end)
         if count > 1:
             text += f"({count})"
         out.append(text)
