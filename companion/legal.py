@@ -24,6 +24,7 @@ Standard library only.
 from __future__ import annotations
 
 from binascii import b2a_base64
+from operator import mul, sub
 from typing import Iterator, Optional, Union
 
 from companion.dice import Dice
@@ -49,7 +50,10 @@ class IllegalPlayError(ValueError):
 
 
 def _signed(position: Position) -> list[int]:
-    return position.to_signed()
+    """:meth:`Position.to_signed` for a position already known valid (no point holds
+    both colours), computed with C-level maps."""
+    m, o = position.mover, position.opponent
+    return [-o[BAR]] + list(map(sub, m[1:25], o[24:0:-1])) + [m[BAR]]
 
 
 def position_key(position: Position) -> Optional[int]:
@@ -131,15 +135,8 @@ def _generate(position: Position, d1: int, d2: int) -> dict[int, tuple]:
     """Key of each resulting position -> a representative step sequence
     ``(s1, t1, s2, t2, ...)`` (sources and targets, 25 = bar, 0 = off)."""
     b = _signed(position)
-    key = 0
-    W = _W
-    for p in range(1, 26):
-        key += b[p] * W[p]
-    key += position.opponent[BAR] * _W_OPP_BAR
-    outside = 0
-    for p in range(7, 26):
-        if b[p] > 0:
-            outside += b[p]
+    key = sum(map(mul, b[1:26], _W[1:26])) + position.opponent[BAR] * _W_OPP_BAR
+    outside = sum(position.mover[7:26])  # the mover's checkers outside the home board
     if d1 == d2:
         return _doubles(b, d1, key, outside)
     return _non_doubles(b, d1, d2, key, outside)

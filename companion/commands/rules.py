@@ -24,6 +24,10 @@ from companion.position_id import PositionIdError
 from companion.verdict import judge
 
 
+#: Characters a Position ID is written in: they need no escaping in JSON.
+_BASE64 = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``legal-plays`` and ``check`` sub-commands."""
     lp = subparsers.add_parser(
@@ -131,8 +135,8 @@ def legal_plays_line(request: dict, notations: Optional[dict] = None) -> str:
     directly: notation and Position IDs hold no character that JSON escapes."""
     pid, dice, listing = _listing(request, notations)
     plays = ", ".join(['{"play": "%s", "position_id": "%s"}' % item for item in listing])
-    return '{"position_id": %s, "dice": [%d, %d], "plays": [%s]}' % (
-        json.dumps(pid), dice.d1, dice.d2, plays)
+    echo = f'"{pid}"' if _BASE64.issuperset(pid) else json.dumps(pid)
+    return '{"position_id": %s, "dice": [%d, %d], "plays": [%s]}' % (echo, dice.d1, dice.d2, plays)
 
 
 def check_answer(request: dict) -> dict:
