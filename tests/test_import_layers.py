@@ -42,6 +42,7 @@ FLOOR_OF: tuple[tuple[str, str], ...] = (
     ("companion.commands", "application"),
     ("companion.commands.*", "application"),
     ("companion.demo", "application"),
+    ("companion.room_settings", "application"),
     ("vision.commands", "application"),
     ("vision.dice_commands", "application"),
     # outlets
@@ -56,6 +57,7 @@ FLOOR_OF: tuple[tuple[str, str], ...] = (
     ("companion.referee", "referee"),
     ("companion.referee_settings", "referee"),
     ("companion.roll_rules", "referee"),
+    ("companion.likelihood", "referee"),
     ("companion.judgement", "referee"),
     ("companion.idle_dice", "referee"),
     ("companion.stability", "referee"),
