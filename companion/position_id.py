@@ -17,11 +17,12 @@ from binascii import a2b_base64, b2a_base64
 from typing import Sequence
 
 __all__ = ["PositionIdError", "encode_position_id", "decode_position_id", "key_to_position_id",
-           "PLACES", "RUNS"]
+           "PLACES", "RUNS", "ALPHABET"]
 
 #: Places per player in the key: points 1..24 and the bar.
 PLACES = 25
-_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+#: The characters of a Position ID (base64; they need no escaping in JSON).
+ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 #: ``RUNS[c]``: a place holding ``c`` checkers as key bits, most significant first
 #: (the separating 0, then c 1s).
 RUNS = tuple("0" + "1" * c for c in range(16))
@@ -85,8 +86,8 @@ def decode_position_id(position_id: str) -> tuple[tuple[int, ...], tuple[int, ..
     text = position_id.strip()
     if len(text) != 14:
         raise PositionIdError(f"a Position ID has 14 characters, {text!r} has {len(text)}")
-    if not _ALPHABET.issuperset(text):
-        bad = sorted(set(text) - _ALPHABET)
+    if not ALPHABET.issuperset(text):
+        bad = sorted(set(text) - ALPHABET)
         raise PositionIdError(f"character {bad[0]!r} is not allowed in a Position ID {text!r}")
     raw = a2b_base64(text + "==")
     # The key least significant bit first; each place is a run of 1s closed by a 0.

@@ -20,12 +20,8 @@ from companion.cli import UserError
 from companion.dice import Dice, DiceError
 from companion.legal import IllegalPositionError, legal_plays
 from companion.position import Position
-from companion.position_id import PositionIdError
+from companion.position_id import ALPHABET, PositionIdError
 from companion.verdict import judge
-
-
-#: Characters a Position ID is written in: they need no escaping in JSON.
-_BASE64 = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -135,7 +131,7 @@ def legal_plays_line(request: dict, notations: Optional[dict] = None) -> str:
     directly: notation and Position IDs hold no character that JSON escapes."""
     pid, dice, listing = _listing(request, notations)
     plays = ", ".join(['{"play": "%s", "position_id": "%s"}' % item for item in listing])
-    echo = f'"{pid}"' if _BASE64.issuperset(pid) else json.dumps(pid)
+    echo = f'"{pid}"' if ALPHABET.issuperset(pid) else json.dumps(pid)
     return '{"position_id": %s, "dice": [%d, %d], "plays": [%s]}' % (echo, dice.d1, dice.d2, plays)
 
 
