@@ -1,7 +1,7 @@
 """Share of the cube and cocked-dice checks in the dice time, on one core:
 ``python benchmarks/bench_cocked_cube.py [--frames N]``.
 
-On registered 1280x720 rendered board frames (a roll and a cube, :func:`vision.render_dice.render_roll_on_board`)
+On registered 1280x720 rendered board frames (a roll and a cube, :func:`vision.render_roll.render_roll_on_board`)
 it times separately, per frame:
 
 - the dice scan (detector + classifier, :meth:`vision.dice.DiceReader.scan`; the dice engineer's part),
@@ -10,7 +10,7 @@ it times separately, per frame:
 
 and prints medians and p99 in milliseconds, the cube + cocked share of the total, and the ratio to
 a baseline measured in the same process (a 5x5 Gaussian blur of the frame). Writes
-``benchmarks/results/bench_cocked_cube.json``. Target (issue 5): dice and cube within 10 ms median.
+``benchmarks/results/bench_cocked_cube.json``. Target: dice and cube within 10 ms median.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def main() -> int:
     from vision.cocked import TiltModel, judge_roll
     from vision.cube import CubeReader, cube_from_scan
     from vision.dice import DiceReader
-    from vision.render_dice import render_roll_on_board
+    from vision.render_roll import render_roll_on_board
 
     cv2.setNumThreads(1)
     reader, cube_reader, tilt = DiceReader(), CubeReader(), TiltModel()

@@ -3,11 +3,8 @@
 - registered 1280x720 board frames (rendered, with a roll and a cube): dice + cube from one
   detector pass (:func:`vision.cube.read_dice_and_cube` with the field: the registered-board
   detector ``dice_detector_field.onnx`` where a die is 10 pixels), the same plus the cocked-dice
-  judgement (:func:`vision.cocked.judge_roll`, tilt network included), and dice + cube with the
-  previous settings (the main detector where a die is 12 pixels:
-  ``DiceSettings(field_detector=None, field_die_input_px=12)``; since the seventh session the
-  main detector is the wider free-photo one, width 16, so this baseline is slower than it was),
-  timed interleaved with the default so the two share the machine's load;
+  judgement (:func:`vision.cocked.judge_roll`, tilt network included), and the thread CPU time
+  of dice + cube;
 - free photos (the real dice photos, 640x640 and 640x480): the image pyramid, no field;
 - phone-sized free photos: ``--large`` of those photos enlarged (cubic) to 4032 pixels on the
   longer side (4032x3024 and 4032x4032, a phone's 12 megapixels), the reading alone (decoding
@@ -15,7 +12,7 @@
 
 Prints medians and p99 in milliseconds, and the ratio to a baseline measured in the same process
 (a 5x5 Gaussian blur of the 1280x720 frame) so runs on different machines can be compared.
-Writes ``benchmarks/results/bench_dice.json``. Targets (issue 5): 10 ms median registered,
+Writes ``benchmarks/results/bench_dice.json``. Targets: 10 ms median registered,
 50 ms median free photo.
 """
 
@@ -73,27 +70,22 @@ def main() -> int:
 
     from vision.cocked import TiltModel, judge_roll
     from vision.cube import CubeReader, read_dice_and_cube
-    from vision.dice import DiceReader, DiceSettings
+    from vision.dice import DiceReader
     from vision.dice_data import default_dice_root, iter_datasets
-    from vision.render_dice import render_roll_on_board
+    from vision.render_roll import render_roll_on_board
 
     cv2.setNumThreads(1)
     reader, cube_reader, tilt = DiceReader(), CubeReader(), TiltModel()
-    previous = DiceReader(settings=DiceSettings(field_detector=None, field_die_input_px=12.0))
     rng = np.random.default_rng(0)
     rolls = [render_roll_on_board(rng) for _ in range(args.frames)]
     frame = rolls[0].image
     base = timed(lambda: cv2.GaussianBlur(frame, (5, 5), 0), 200)
-    reg, reg_cocked, reg_previous = [], [], []
+    reg, reg_cocked = [], []
     cpu_reg: list[float] = []
-    cpu_previous: list[float] = []
     for roll in rolls:
         read_dice_and_cube(roll.image, roll.field, reader=reader, cube_reader=cube_reader)  # warm-up
-        read_dice_and_cube(roll.image, roll.field, reader=previous, cube_reader=cube_reader)
         for _ in range(args.repeat):
             timed_cpu(lambda: read_dice_and_cube(roll.image, roll.field, reader=reader, cube_reader=cube_reader), reg, cpu_reg)
-            timed_cpu(lambda: read_dice_and_cube(roll.image, roll.field, reader=previous, cube_reader=cube_reader),
-                      reg_previous, cpu_previous)
 
         def full() -> None:
             dice, _ = read_dice_and_cube(roll.image, roll.field, reader=reader, cube_reader=cube_reader)
@@ -120,24 +112,18 @@ def main() -> int:
         "baseline_gaussian_blur_1280x720": summary(base),
         "registered_1280x720_dice_and_cube": summary(reg),
         "registered_1280x720_dice_cube_and_cocked": summary(reg_cocked),
-        "registered_1280x720_dice_and_cube_previous_settings": summary(reg_previous),
         "registered_1280x720_dice_and_cube_cpu": summary(cpu_reg),
-        "registered_1280x720_dice_and_cube_previous_settings_cpu": summary(cpu_previous),
         "free_photo": {k: summary(v) for k, v in free.items()},
         "free_photo_4032": {k: summary(v) for k, v in large.items() if v},
         "threads": 1,
     }
     print(f"baseline (5x5 blur of a 1280x720 frame): median {bmed:.3f} ms")
-    for key in ("registered_1280x720_dice_and_cube", "registered_1280x720_dice_cube_and_cocked",
-                "registered_1280x720_dice_and_cube_previous_settings"):
+    for key in ("registered_1280x720_dice_and_cube", "registered_1280x720_dice_cube_and_cocked"):
         s = res[key]
         print(f"{key}: median {s['median_ms']:.2f} ms, p99 {s['p99_ms']:.2f} ms, "
               f"{s['median_ms'] / bmed:.0f}x baseline (target 10 ms)")
-    ratio = res["registered_1280x720_dice_and_cube"]["median_ms"] / res["registered_1280x720_dice_and_cube_previous_settings"]["median_ms"]
-    print(f"registered dice and cube, new / previous settings: {ratio:.2f}")
-    res["registered_new_over_previous_settings"] = ratio
-    print(f"registered dice and cube, thread CPU time: median {res['registered_1280x720_dice_and_cube_cpu']['median_ms']:.2f} ms "
-          f"(previous settings {res['registered_1280x720_dice_and_cube_previous_settings_cpu']['median_ms']:.2f} ms)")
+    print(f"registered dice and cube, thread CPU time: median "
+          f"{res['registered_1280x720_dice_and_cube_cpu']['median_ms']:.2f} ms")
     for k, s in res["free_photo"].items():
         print(f"free photo {k}: median {s['median_ms']:.2f} ms, p99 {s['p99_ms']:.2f} ms, "
               f"{s['median_ms'] / bmed:.0f}x baseline (target 50 ms)")

@@ -6,15 +6,26 @@ Positions and rolls: ``companion.sampling.sample`` (seeded; kinds playout, scatt
 bearoff, bar_closed, prime in turn; fair dice, so doubles 1/6). Throughput is
 ``len(legal_plays(position, dice))`` (every distinct resulting position found) on
 one core, best and median of 3 passes; the baseline is the plain recursive
-generator ``companion.legal.plain_legal_results`` run in the same process on the
-same positions. Times are CPU time of this process (``time.process_time``), so
+generator ``companion.legal.plain_legal_results`` (every order of every die, each
+leaf with its checker moves) run in the same process on the same positions. Times are CPU time of this process (``time.process_time``), so
 other load on a shared machine does not count. Verdict latency: ``judge(before, dice, after)`` for observed
 boards that are legal plays, legal prefixes and illegal changes (a third each).
+
+JSON-lines interface: the same positions as ``companion legal-plays --batch --json``
+requests (one JSON line each), answered by ``companion.commands.rules.batch`` with
+``legal_plays_line`` (the command's own answer), and, through the same ``batch``
+loop and request parsing, by the plain generator ``plain_legal_plays`` with each
+play's notation and resulting Position ID written the plain way
+(``Play.notation``, ``Position.position_id``). Both answers must list the same
+resulting Position IDs for every request; the two run in turn, three passes each,
+and the ratio of their median CPU times is printed (target >= 4x).
 """
 
 from __future__ import annotations
 
 import argparse
+import io
+import json
 import pathlib
 import random
 import statistics
@@ -23,8 +34,11 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-from companion.legal import legal_plays, plain_legal_results  # noqa: E402
-from companion.play import apply_steps  # noqa: E402
+from companion.commands.rules import batch, legal_plays_line  # noqa: E402
+from companion.dice import Dice  # noqa: E402
+from companion.legal import legal_plays, plain_legal_plays, plain_legal_results  # noqa: E402
+from companion.play import Play, apply_steps  # noqa: E402
+from companion.position import Position  # noqa: E402
 from companion.sampling import sample  # noqa: E402
 from companion.verdict import judge  # noqa: E402
 
@@ -74,6 +88,53 @@ def verdict_cases(pairs, rng, n):
     return cases
 
 
+def plain_answer(request: dict) -> dict:
+    """The ``legal-plays --json`` answer from the plain recursive generator, each
+    play's notation and Position ID written for every play found."""
+    pos = Position.from_position_id(request["position_id"])
+    dice = Dice(*request["dice"])
+    plays = [{"play": Play(moves).notation(), "position_id": result.position_id()}
+             for result, moves in plain_legal_plays(pos, dice).items()]
+    return {"position_id": request["position_id"], "dice": dice.as_list(),
+            "plays": sorted(plays, key=lambda item: item["play"])}
+
+
+def run_batch(answer, requests: str) -> tuple[float, str]:
+    """CPU seconds of ``batch(answer)`` over the request lines, and its output."""
+    out = io.StringIO()
+    t0 = time.process_time()
+    code = batch(answer, io.StringIO(requests), out)
+    seconds = time.process_time() - t0
+    assert code == 0, "a request failed"
+    return seconds, out.getvalue()
+
+
+def interface_lines(pairs, passes: int = 3) -> list[str]:
+    """The JSON-lines figures: the command's answer against the plain generator
+    through the same batch loop, on the same requests."""
+    requests = "".join(json.dumps({"position_id": p.position_id(), "dice": d.as_list()}) + "\n"
+                       for p, d in pairs)
+    fast_runs, plain_runs = [], []
+    for _ in range(passes):  # interleaved, so that both meet the same load of the machine
+        notations: dict = {}  # one memo per batch, as the command keeps it
+        fast_runs.append(run_batch(lambda r: legal_plays_line(r, notations), requests))
+        plain_runs.append(run_batch(plain_answer, requests))
+    for fast_line, plain_line in zip(fast_runs[0][1].splitlines(), plain_runs[0][1].splitlines()):
+        fast_ids = {item["position_id"] for item in json.loads(fast_line)["plays"]}
+        plain_ids = {item["position_id"] for item in json.loads(plain_line)["plays"]}
+        assert fast_ids == plain_ids, fast_line
+    fast_seconds = statistics.median(seconds for seconds, _ in fast_runs)
+    plain_seconds = statistics.median(seconds for seconds, _ in plain_runs)
+    ratios = sorted(p / f for (f, _), (p, _) in zip(fast_runs, plain_runs))
+    n = len(pairs)
+    plays = sum(len(json.loads(line)["plays"]) for line in plain_runs[0][1].splitlines())
+    return [f"legal-plays --batch --json ({n} request lines, {plays} plays): "
+            f"{n / fast_seconds:,.0f} requests/s; plain generator through the same batch loop: "
+            f"{n / plain_seconds:,.0f} requests/s (medians of {passes} interleaved passes, CPU "
+            f"time); ratio {plain_seconds / fast_seconds:.1f}x (target >= 4x; per pass "
+            + ", ".join(f"{r:.1f}" for r in ratios) + ")"]
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=10000, help="positions (default 10000)")
@@ -109,6 +170,8 @@ def main(argv=None) -> int:
         sub = [(p, d) for p, d in pairs if pick(d)]
         lines.append(f"  {label}: {throughput(sub, lambda p, d: len(legal_plays(p, d))):,.0f} "
                      f"positions/s over {len(sub)}")
+
+    lines.extend(interface_lines(pairs))
 
     rng = random.Random(args.seed)
     cases = verdict_cases(pairs, rng, args.verdicts)

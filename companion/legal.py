@@ -23,14 +23,17 @@ Standard library only.
 
 from __future__ import annotations
 
+from binascii import b2a_base64
+from operator import mul, sub
 from typing import Iterator, Optional, Union
 
 from companion.dice import Dice
-from companion.play import CheckerMove, Play, apply_steps, moves_from_steps
+from companion.play import CheckerMove, Play, apply_steps, format_steps, moves_from_steps
 from companion.position import BAR, CHECKERS, Position, PositionError
+from companion.position_id import RUNS as _ID_RUNS
 
-__all__ = ["legal_plays", "LegalPlays", "position_key", "IllegalPositionError",
-           "plain_legal_results"]
+__all__ = ["legal_plays", "LegalPlays", "apply_play", "position_key", "IllegalPositionError",
+           "IllegalPlayError", "plain_legal_plays", "plain_legal_results"]
 
 _W = tuple(1 << (5 * i) for i in range(27))
 _W_OPP_BAR = _W[26]
@@ -42,8 +45,15 @@ class IllegalPositionError(PositionError):
     valid (counts other than 15, both colours on a point, ...)."""
 
 
+class IllegalPlayError(ValueError):
+    """A play that the rules do not allow in the position with the roll."""
+
+
 def _signed(position: Position) -> list[int]:
-    return position.to_signed()
+    """:meth:`Position.to_signed` for a position already known valid (no point holds
+    both colours), computed with C-level maps."""
+    m, o = position.mover, position.opponent
+    return [-o[BAR]] + list(map(sub, m[1:25], o[24:0:-1])) + [m[BAR]]
 
 
 def position_key(position: Position) -> Optional[int]:
@@ -90,22 +100,43 @@ def legal_plays(position: Position, dice: Union[Dice, tuple[int, int]]) -> "Lega
     if position.is_game_over():
         raise IllegalPositionError("no legal plays: a player has borne off all 15 checkers, "
                                    "the game is over")
-    return LegalPlays(position, Dice(d1, d2), _generate(position, d1, d2))
+    return LegalPlays(position, dice if isinstance(dice, Dice) else Dice(d1, d2),
+                      _generate(position, d1, d2))
+
+
+def apply_play(position: Position, play: Union[Play, str],
+               dice: Union[Dice, tuple[int, int]]) -> Position:
+    """The position after a LEGAL ``play`` (a :class:`~companion.play.Play` or its
+    notation) of ``dice`` from ``position``, same player still on roll (call
+    :meth:`Position.swap` to pass the turn): the checked counterpart of
+    :meth:`Play.apply_unchecked <companion.play.Play.apply_unchecked>`. Raises
+    :class:`IllegalPlayError` (a ``ValueError``) when the play is not one of the
+    legal plays, :class:`~companion.play.NotationError` for unreadable notation.
+
+    >>> apply_play(Position.initial(), "8/5 6/5", (3, 1)).mover[5]
+    2
+    """
+    if isinstance(play, str):
+        play = Play.from_notation(play)
+    plays = legal_plays(position, dice)
+    try:
+        result = play.apply_unchecked(position)
+    except ValueError as exc:
+        raise IllegalPlayError(f"{play.notation()!r} cannot be played here: {exc}") from None
+    if result == position and not plays:
+        return position
+    if result not in plays:
+        raise IllegalPlayError(f"{play.notation() or 'no move'} is not a legal play of "
+                               f"{plays.dice.d1}-{plays.dice.d2} here")
+    return result
 
 
 def _generate(position: Position, d1: int, d2: int) -> dict[int, tuple]:
     """Key of each resulting position -> a representative step sequence
     ``(s1, t1, s2, t2, ...)`` (sources and targets, 25 = bar, 0 = off)."""
     b = _signed(position)
-    key = 0
-    W = _W
-    for p in range(1, 26):
-        key += b[p] * W[p]
-    key += position.opponent[BAR] * _W_OPP_BAR
-    outside = 0
-    for p in range(7, 26):
-        if b[p] > 0:
-            outside += b[p]
+    key = sum(map(mul, b[1:26], _W[1:26])) + position.opponent[BAR] * _W_OPP_BAR
+    outside = sum(position.mover[7:26])  # the mover's checkers outside the home board
     if d1 == d2:
         return _doubles(b, d1, key, outside)
     return _non_doubles(b, d1, d2, key, outside)
@@ -412,6 +443,50 @@ class LegalPlays:
         return Play(moves_from_steps(self.position, pairs),
                     result=apply_steps(self.position, pairs))
 
+    def listing(self, notations: Optional[dict[tuple, str]] = None) -> list[tuple[str, str]]:
+        """``(notation, position_id)`` of every legal play, sorted by notation: what
+        ``companion legal-plays`` prints, without building Play or Position objects.
+
+        ``notations`` remembers the notation of each play (its checker moves with
+        hit flags) from call to call: pass one dict for many positions and each
+        distinct play is written once. Position IDs are those of the resulting
+        positions (same player on roll), as :meth:`Position.position_id` gives.
+
+        >>> legal_plays(Position.initial(), Dice(2, 1)).listing()[0]
+        ('13/10', '4HPwATDgc+IBMA')
+        """
+        if notations is None:
+            notations = {}
+        m, o = self.position.mover, self.position.opponent
+        # The Position ID key's bits place by place, last place first (see
+        # key_to_position_id): index 25 - p is the mover's point p (0 = bar), 25 + p
+        # the opponent's checkers on the mover's point p, 25 the opponent's bar.
+        before = [_ID_RUNS[c] for c in m[25:0:-1] + o[25:0:-1]]
+        out = []
+        append = out.append
+        for steps in self._entries.values():
+            r = before[:]
+            hits = 0
+            i = 0
+            for s in steps[::2]:
+                t = steps[i + 1]
+                r[25 - s] = r[25 - s][:-1]
+                if t:
+                    r[25 - t] += "1"
+                    if r[25 + t] != "0":  # a blot: legal plays land on one checker at most
+                        r[25 + t] = "0"
+                        r[25] += "1"
+                        hits |= 1 << i
+                i += 2
+            text = notations.get((steps, hits))
+            if text is None:
+                text = notations[(steps, hits)] = format_steps(steps, hits)
+            # key_to_position_id, inline: this loop is the batch interface's hot path
+            key = int("".join(r), 2).to_bytes(10, "little")
+            append((text, b2a_base64(key, newline=False)[:14].decode("ascii")))
+        out.sort()
+        return out
+
     def __repr__(self) -> str:
         return (f"<LegalPlays {len(self)} plays of {self.dice.d1}-{self.dice.d2} from "
                 f"{self.position.position_id()}>")
@@ -514,35 +589,49 @@ def _prefixes(position: Position, dice: Dice, max_moves: int,
     return good
 
 
-def plain_legal_results(position: Position, dice: Union[Dice, tuple[int, int]]) -> set[Position]:
+def plain_legal_plays(position: Position,
+                      dice: Union[Dice, tuple[int, int]]) -> dict[Position, tuple[CheckerMove, ...]]:
     """A plain recursive generator: every order of every die, a new board tuple
-    per checker move, results collected in a set at the leaves, then filtered by
-    the rules (most dice; the higher die when one die only). It is the baseline
-    of the benchmark and an independent cross-check in the tests. Same rules as
-    :func:`legal_plays`; returns the set of resulting positions."""
+    per checker move, leaves collected in a dict, then filtered by the rules (most
+    dice; the higher die when one die only). It is the baseline of the benchmark
+    and an independent cross-check in the tests. Same rules as :func:`legal_plays`;
+    returns each resulting position with the checker moves (hit flags set) of the
+    first play found that reaches it. Raises :class:`IllegalPositionError` for an
+    impossible or finished position."""
     d1, d2 = _dice_values(dice)
     if position.status() or position.is_game_over():
         raise IllegalPositionError("no legal plays for an impossible or finished position")
     dice_list = (d1,) * 4 if d1 == d2 else (d1, d2)
-    leaves: set[tuple[tuple[int, ...], int, int]] = set()
+    leaves: dict[tuple[tuple[int, ...], int, int], tuple] = {}
 
-    def rec(board: tuple[int, ...], remaining: tuple[int, ...], n: int, pips: int) -> None:
+    def rec(board: tuple[int, ...], remaining: tuple[int, ...], moves: tuple, pips: int) -> None:
         moved = False
         for i, d in enumerate(remaining):
             if d in remaining[:i]:
                 continue  # the same die value again: same moves
-            for s, t, _ in _single_moves(list(board), d):
+            for s, t, hit in _single_moves(list(board), d):
                 moved = True
                 nxt = list(board)
                 _make(nxt, s, t)
-                rec(tuple(nxt), remaining[:i] + remaining[i + 1:], n + 1, pips + d)
+                rec(tuple(nxt), remaining[:i] + remaining[i + 1:], moves + ((s, t, hit),),
+                    pips + d)
         if not moved:
-            leaves.add((board, n, pips))
+            leaves.setdefault((board, len(moves), pips), moves)
 
-    rec(tuple(position.to_signed()), dice_list, 0, 0)
+    rec(tuple(position.to_signed()), dice_list, (), 0)
     most = max(n for _, n, _ in leaves)
     if most == 0:
-        return set()
+        return {}
     best = [(b, p) for b, n, p in leaves if n == most]
     top = max(p for _, p in best)
-    return {Position.from_signed(list(b)) for b, p in best if p == top}
+    out: dict[Position, tuple[CheckerMove, ...]] = {}
+    for (b, n, p), moves in leaves.items():
+        if n == most and p == top:
+            out.setdefault(Position.from_signed(list(b)),
+                           tuple(CheckerMove(s, t, hit) for s, t, hit in moves))
+    return out
+
+
+def plain_legal_results(position: Position, dice: Union[Dice, tuple[int, int]]) -> set[Position]:
+    """The resulting positions of :func:`plain_legal_plays` (a set)."""
+    return set(plain_legal_plays(position, dice))

@@ -657,11 +657,11 @@ class Match:
         if self.phase != PLAY:
             self._require_phase(PLAY)
         if isinstance(play, str):
-            from companion.mat import MatError, apply_notation
+            from companion.play import Play
 
-            try:
-                return apply_notation(self._ensure_position(), play)
-            except MatError as exc:
+            try:  # NotationError, or a move the board does not allow: both ValueErrors
+                return Play.from_notation(play).apply_unchecked(self._ensure_position())
+            except ValueError as exc:
                 raise MatchError(f"illegal play {play!r}: {exc}") from None
         if hasattr(play, "to_signed"):
             return play

@@ -15,16 +15,19 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Iterable, Optional, Sequence, TYPE_CHECKING
+from typing import Iterable, Optional, Sequence
 
-if TYPE_CHECKING:  # pragma: no cover
-    from companion.position import Position
+from companion.position import Position
 
 __all__ = ["CheckerMove", "Play", "NotationError", "apply_steps"]
 
 
 class NotationError(ValueError):
     """Text that is not a play in standard notation."""
+
+
+#: Names of the places in notation: 0 = off, 1..24, 25 = bar.
+_NAMES = ("off",) + tuple(str(p) for p in range(1, 25)) + ("bar",)
 
 
 def _point_name(p: int) -> str:
@@ -87,7 +90,7 @@ class Play:
     """
 
     moves: tuple[CheckerMove, ...] = ()
-    result: Optional["Position"] = dataclasses.field(default=None, compare=False, repr=False)
+    result: Optional[Position] = dataclasses.field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "moves", tuple(self.moves))
@@ -124,7 +127,7 @@ class Play:
     def __iter__(self):
         return iter(self.moves)
 
-    def apply_unchecked(self, position: "Position") -> "Position":
+    def apply_unchecked(self, position: Position) -> Position:
         """The position after these moves, checking only that each moving checker
         exists (no dice, no rules; a blot on a landing point is hit). Raises
         ``ValueError`` when a move starts from an empty place or lands on a
@@ -176,48 +179,81 @@ def format_moves(moves: Sequence[CheckerMove]) -> str:
     """gnubg's ``FormatMove`` (drawboard.c, 1.07) on checker moves with hit flags:
     a point counts as hit when any move hit there (a blot is hit by the first
     checker landing on it)."""
-    hit_points = {m.to_point for m in moves if m.hit}
-    items = sorted(moves, key=lambda m: (m.from_point, m.to_point), reverse=True)
-    paths: list[Optional[list[int]]] = [[m.from_point, m.to_point] for m in items]
-    n = len(paths)
+    return format_pairs([(m.from_point, m.to_point) for m in moves],
+                        {m.to_point for m in moves if m.hit})
+
+
+def format_steps(steps: Sequence[int], hits: int) -> str:
+    """:func:`format_moves` for a flat step sequence ``(s1, t1, s2, t2, ...)``
+    (mover's numbering, 25 = bar, 0 = off) whose hits are the bits ``1 << 2k`` of
+    ``hits`` (bit ``2k`` set: step ``k`` hit a blot on ``t_k``)."""
+    if len(steps) == 4 and steps[0] >= steps[2]:  # two checker moves, as legal_plays gives them
+        s1, t1, s2, t2 = steps
+        star1 = "*" if hits & 1 else ""
+        star2 = "*" if hits & 4 else ""
+        if t1 == s2:  # one checker moves twice
+            return (_NAMES[s1] + ("/" + _NAMES[t1] + "*" if star1 else "") + "/" + _NAMES[t2]
+                    + star2)
+        if s1 == s2 and t1 == t2:  # two checkers borne off from one point
+            return _NAMES[s1] + "/" + _NAMES[t1] + (star1 or star2) + "(2)"
+        if t1 == t2:  # both land on one point: the first written carries the hit
+            star1 = star2 = star1 or star2
+        if s1 == s2 and t2 > t1:
+            return (_NAMES[s2] + "/" + _NAMES[t2] + star2 + " " + _NAMES[s1] + "/" + _NAMES[t1]
+                    + star1)
+        return (_NAMES[s1] + "/" + _NAMES[t1] + star1 + " " + _NAMES[s2] + "/" + _NAMES[t2]
+                + ("" if t1 == t2 else star2))
+    pairs = [(steps[i], steps[i + 1]) for i in range(0, len(steps), 2)]
+    return format_pairs(pairs, {steps[i + 1] for i in range(0, len(steps), 2)
+                                if hits >> i & 1})
+
+
+def format_pairs(pairs: Sequence[tuple[int, int]], hit_points: set[int]) -> str:
+    """gnubg's ``FormatMove`` on ``(from_point, to_point)`` checker moves and the
+    set of points where a blot was hit: moves ordered by source point (highest
+    first), consecutive moves of one checker joined (an intermediate point is kept
+    when a blot was hit there), identical moves counted, the first landing on a
+    hit point starred."""
+    n = len(pairs)
+    if n == 1:
+        (s, t), = pairs
+        return _NAMES[s] + "/" + _NAMES[t] + ("*" if t in hit_points else "")
+    items = sorted(pairs, reverse=True)
+    joined = [False] * n
+    counts: dict[tuple[int, ...], int] = {}  # each path (kept points) and how often it is played
     for i in range(n):
-        for j in range(i + 1, n):
-            pi, pj = paths[i], paths[j]
-            if pi is None or pj is None:
-                continue
-            if pi[-1] == pj[0]:
-                if pi[-1] not in hit_points:
-                    pi.pop()
-                pi.extend(pj[1:])
-                paths[j] = None
-    groups: list[list] = []
-    for pts in paths:
-        if pts is None:
+        if joined[i]:
             continue
-        for g in groups:
-            if g[0] == pts:
-                g[1] += 1
-                break
-        else:
-            groups.append([pts, 1])
+        s, end = items[i]
+        path: tuple[int, ...] = (s,)
+        for j in range(i + 1, n):
+            if not joined[j] and items[j][0] == end:  # the same checker moves on
+                if end in hit_points:
+                    path += (end,)
+                end = items[j][1]
+                joined[j] = True
+        path += (end,)
+        counts[path] = counts.get(path, 0) + 1
     out = []
     starred: set[int] = set()
-    for pts, count in groups:
-        text = _point_name(pts[0])
-        last = len(pts) - 1
-        for k in range(1, len(pts)):
-            text += "/" + _point_name(pts[k])
-            if k < last or (pts[k] in hit_points and pts[k] not in starred):
-                text += "*"
-                starred.add(pts[k])
+    for path, count in counts.items():
+        text = _NAMES[path[0]]
+        for p in path[1:-1]:  # a point passed on the way is kept only where a blot was hit
+            text += "/" + _NAMES[p] + "*"
+            starred.add(p)
+        end = path[-1]
+        text += "/" + _NAMES[end]
+        if end in hit_points and end not in starred:
+            text += "*"
+            starred.add(end)
         if count > 1:
             text += f"({count})"
         out.append(text)
     return " ".join(out)
 
 
-def apply_steps(position: "Position", steps: Iterable[tuple[int, int]],
-                allow_held: bool = False) -> "Position":
+def apply_steps(position: Position, steps: Iterable[tuple[int, int]],
+                allow_held: bool = False) -> Position:
     """Apply ``(from_point, to_point)`` checker moves to ``position`` (mover's numbering;
     25 = bar, 0 = off) without any rule but these: the checker must exist and the
     landing point must not hold two or more opposing checkers; a blot there is hit
@@ -225,8 +261,6 @@ def apply_steps(position: "Position", steps: Iterable[tuple[int, int]],
     ``allow_held=True`` a checker may land on a held point too (both colours then
     share it, as on a misplayed physical board). Returns a new
     :class:`~companion.position.Position` (same player on roll)."""
-    from companion.position import Position
-
     m = list(position.mover)
     o = list(position.opponent)
     for s, t in steps:
@@ -248,7 +282,7 @@ def apply_steps(position: "Position", steps: Iterable[tuple[int, int]],
     return Position._trusted(tuple(m), tuple(o))
 
 
-def moves_from_steps(position: "Position", steps: Iterable[tuple[int, int]]) -> tuple[CheckerMove, ...]:
+def moves_from_steps(position: Position, steps: Iterable[tuple[int, int]]) -> tuple[CheckerMove, ...]:
     """Checker moves (with hit flags) for ``(from, to)`` steps played in order from
     ``position``. Raises ``ValueError`` like :func:`apply_steps`."""
     o = list(position.opponent)

@@ -12,15 +12,11 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from typing import TYPE_CHECKING, Iterable, Sequence, Union
+from typing import Iterable, Sequence
 
 from companion.position_id import PositionIdError, decode_position_id, encode_position_id
 
-if TYPE_CHECKING:  # pragma: no cover
-    from companion.dice import Dice
-    from companion.play import Play
-
-__all__ = ["Position", "PositionStatus", "PositionError", "PositionIdError", "IllegalPlayError",
+__all__ = ["Position", "PositionStatus", "PositionError", "PositionIdError",
            "OFF", "BAR", "CHECKERS"]
 
 #: Index of the borne-off checkers in a side tuple.
@@ -34,10 +30,6 @@ CHECKERS = 15
 class PositionError(ValueError):
     """Input that cannot describe a position at all (wrong length, negative counts,
     a signed board with both colours on one point requested, ...)."""
-
-
-class IllegalPlayError(ValueError):
-    """A play that the rules do not allow in the position with the roll."""
 
 
 class PositionStatus(enum.IntFlag):
@@ -123,7 +115,7 @@ class Position:
         gnubg 1.07). Borne-off counts are 15 minus the checkers on board and bar.
         Raises :class:`PositionIdError` (a ``ValueError``) when malformed."""
         not_on_roll, on_roll = decode_position_id(position_id)
-        return cls(_from_gnubg(on_roll), _from_gnubg(not_on_roll))
+        return cls._trusted(_from_gnubg(on_roll), _from_gnubg(not_on_roll))
 
     @classmethod
     def from_signed(cls, board: Sequence[int]) -> "Position":
@@ -229,7 +221,7 @@ class Position:
             flags |= PositionStatus.OPPONENT_TOO_MANY
         elif no < CHECKERS:
             flags |= PositionStatus.OPPONENT_TOO_FEW
-        if any(m[p] and o[25 - p] for p in range(1, 25)):
+        if any(map(min, m[1:25], o[24:0:-1])):  # point p of one is 25 - p of the other
             flags |= PositionStatus.BOTH_COLOURS_ON_POINT
         if (m[BAR] and o[BAR] and all(o[p] >= 2 for p in range(1, 7))
                 and all(m[p] >= 2 for p in range(1, 7))):
@@ -264,32 +256,6 @@ class Position:
         if flags & PositionStatus.BOTH_BORNE_OFF:
             out.append("Both players have borne off all 15 checkers.")
         return out
-
-    def play(self, play: "Union[Play, str]", dice: "Union[Dice, tuple[int, int]]") -> "Position":
-        """The position after a LEGAL ``play`` (a :class:`~companion.play.Play` or its
-        notation) of ``dice``, same player still on roll (call :meth:`swap` to pass
-        the turn). Raises :class:`IllegalPlayError` (a ``ValueError``) when the play
-        is not one of the legal plays; use ``Play.apply_unchecked`` to skip the rules.
-
-        >>> Position.initial().play("8/5 6/5", (3, 1)).mover[5]
-        2
-        """
-        from companion.legal import legal_plays
-        from companion.play import Play
-
-        if isinstance(play, str):
-            play = Play.from_notation(play)
-        plays = legal_plays(self, dice)
-        try:
-            result = play.apply_unchecked(self)
-        except ValueError as exc:
-            raise IllegalPlayError(f"{play.notation()!r} cannot be played here: {exc}") from None
-        if result == self and not plays:
-            return self
-        if result not in plays:
-            raise IllegalPlayError(f"{play.notation() or 'no move'} is not a legal play of "
-                                   f"{plays.dice.d1}-{plays.dice.d2} here")
-        return result
 
     # ------------------------------------------------------------------ display
     def diagram(self) -> str:

@@ -54,7 +54,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import enum
 from typing import Any, Optional, Sequence
 
 from companion.bus import Event, EventBus
@@ -63,6 +62,8 @@ from companion.idle_dice import lying_where, off_field, with_idle, without_idle
 from companion.judgement import Judgement, judge
 from companion.likelihood import most_likely_board
 from companion.observation import DieReading, Observation
+from companion.referee_settings import Phase, RefereeError, RefereeSettings
+from companion.roll_rules import cocked_reason, one_die_reason
 from companion.table import (
     START_SIGNED,
     TableError,
@@ -74,60 +75,6 @@ from companion.table import (
     swap_signed,
     table_point,
 )
-
-POLICIES = ("mandatory_correction", "opponent_option")
-DIE_ON_CHECKER = ("flat_ok", "cocked")
-MODES = ("teaching", "tournament")
-
-
-class RefereeError(ValueError):
-    """A request the referee cannot honour now (bad dice, no pending resignation, ...)."""
-
-
-@dataclasses.dataclass(frozen=True)
-class RefereeSettings:
-    """``illegal_play_policy``: ``"mandatory_correction"`` (the player must put
-    an illegal play right) or ``"opponent_option"`` (the opponent may accept it
-    by rolling or doubling). ``die_on_checker``: ``"flat_ok"`` (USBGF 2017: a
-    die resting flat on a checker counts) or ``"cocked"`` (older rules).
-    ``mode``: ``"teaching"`` (hints and pip counts shown) or ``"tournament"``.
-    ``layout``: who plays which colour, or ``None`` to infer it from the first
-    board seen. Raises :class:`RefereeError` for unknown values."""
-
-    illegal_play_policy: str = "mandatory_correction"
-    die_on_checker: str = "flat_ok"
-    mode: str = "tournament"
-    layout: Optional[TableLayout] = None
-
-    def __post_init__(self) -> None:
-        if self.illegal_play_policy not in POLICIES:
-            raise RefereeError(f"illegal_play_policy must be one of {', '.join(POLICIES)}")
-        if self.die_on_checker not in DIE_ON_CHECKER:
-            raise RefereeError(f"die_on_checker must be one of {', '.join(DIE_ON_CHECKER)}")
-        if self.mode not in MODES:
-            raise RefereeError(f"mode must be one of {', '.join(MODES)}")
-
-    def to_dict(self) -> dict[str, Any]:
-        """The settings as JSON-ready data."""
-        return {
-            "illegal_play_policy": self.illegal_play_policy,
-            "die_on_checker": self.die_on_checker,
-            "mode": self.mode,
-            "layout": None if self.layout is None else {"bottom": self.layout.colours[0], "top": self.layout.colours[1]},
-        }
-
-
-class Phase(str, enum.Enum):
-    """What the referee waits for (``TurnEvent.waiting_for``)."""
-
-    OPENING = "opening_roll"
-    ROLL = "roll"
-    PLAY = "play"
-    CORRECTION = "correction"
-    CUBE_RESPONSE = "cube_response"
-    RESIGNATION = "resignation_response"
-    GAME_OVER = "game_over"
-
 
 @dataclasses.dataclass
 class _Watch:
@@ -190,7 +137,7 @@ class Referee:
         in the opening roll (one die each), during a play or a correction (the
         mover's dice are still down, and the next roll may be the opponent's or
         the mover's re-roll) and between games. The referee applies the
-        right-hand-board rule itself in any case (:meth:`_cocked_reason`)."""
+        right-hand-board rule itself in any case (:func:`companion.roll_rules.cocked_reason`)."""
         if self.w.phase == Phase.ROLL:
             return self.match.on_roll
         if self.w.phase == Phase.CUBE_RESPONSE:
@@ -414,27 +361,6 @@ class Referee:
         del self._history[:-200]
 
     # ------------------------------------------------------------ the dice
-    def _cocked_reason(self, die: DieReading, roller: Optional[int]) -> Optional[dict[str, str]]:
-        """Why ``die`` is no good for ``roller`` (``None`` in the opening roll,
-        where the half names the owner), or ``None`` for a good die."""
-        if die.cocked and die.reason == "wrong_half":
-            # the dice reading judged the half for the roller it was told; the
-            # referee knows who rolls now and applies the rule itself (below)
-            die = dataclasses.replace(die, cocked=False, reason=None, message=None)
-        if die.half is None:
-            return {"code": "off_board", "message": f"the {die.value} is off the playing field"}
-        if die.cocked and not (die.reason == "on_checker" and self.settings.die_on_checker == "flat_ok"):
-            return {"code": die.reason or "tilted", "message": die.message or f"the {die.value} is not flat"}
-        if (
-            not die.cocked
-            and die.reason == "on_checker"
-            and self.settings.die_on_checker == "cocked"
-        ):
-            return {"code": "on_checker", "message": f"the {die.value} rests on a checker"}
-        if roller is not None and die.half != right_half(roller):
-            return {"code": "wrong_half", "message": f"the {die.value} is not in the roller's right-hand board"}
-        return None
-
     @staticmethod
     def _dice_key(obs: Observation) -> tuple:
         return tuple(sorted((d.value, d.half or "", d.cocked, d.reason or "") for d in obs.dice))
@@ -466,7 +392,7 @@ class Referee:
         key = self._dice_key(obs)
         if key == w.reported_dice:
             return
-        reasons = [r for d in obs.dice if (r := self._cocked_reason(d, None))]
+        reasons = [r for d in obs.dice if (r := cocked_reason(d, None, self.settings.die_on_checker))]
         by_half = {d.half: d for d in obs.dice}
         if reasons:
             w.reported_dice = key
@@ -502,7 +428,7 @@ class Referee:
             key = self._dice_key(obs)
             if key == w.reported_dice:
                 return
-            reasons = [r for d in obs.dice if (r := self._cocked_reason(d, player))]
+            reasons = [r for d in obs.dice if (r := cocked_reason(d, player, self.settings.die_on_checker))]
             if reasons:
                 w.reported_dice = key
                 self.bus.publish(
@@ -514,21 +440,10 @@ class Referee:
             elif len(obs.dice) == 1:
                 w.reported_dice = key
                 self.bus.publish(CockedDiceEvent(player=player, dice=(obs.dice[0].value,),
-                                                 reasons=(self._one_die_reason(obs.dice[0]),)))
+                                                 reasons=(one_die_reason(obs.dice[0]),)))
             return
         w.reported_dice = None
         self._check_position_changed(board)
-
-    @staticmethod
-    def _one_die_reason(die: DieReading) -> dict[str, str]:
-        """A roll that rests (the board still, no hand over it) with one die in
-        view: both dice leave the cup together, so the other is off the board,
-        or leaning or hidden where the camera cannot read it. Off the board is
-        cocked (USBGF rules 2017: both dice must come to rest flat on the
-        board), so the referee asks for the roll again."""
-        return {"code": "die_not_seen",
-                "message": f"only the {die.value} is seen: a die off the board or not flat is cocked; "
-                           "roll both dice again (or set the dice if both lie flat)"}
 
     def _roll(self, player: int, dice: tuple[int, int]) -> None:
         w = self.w
@@ -625,7 +540,7 @@ class Referee:
             key = self._dice_key(obs)
             if key == w.reported_dice:
                 return
-            reasons = [r for d in obs.dice if (r := self._cocked_reason(d, mover))]
+            reasons = [r for d in obs.dice if (r := cocked_reason(d, mover, self.settings.die_on_checker))]
             if reasons:
                 w.reported_dice = key
                 self.bus.publish(CockedDiceEvent(player=mover, dice=tuple(d.value for d in obs.dice), reasons=tuple(reasons)))
@@ -633,7 +548,7 @@ class Referee:
             if len(obs.dice) == 1:
                 w.reported_dice = key
                 self.bus.publish(CockedDiceEvent(player=mover, dice=(obs.dice[0].value,),
-                                                 reasons=(self._one_die_reason(obs.dice[0]),)))
+                                                 reasons=(one_die_reason(obs.dice[0]),)))
                 return
             if len(obs.dice) == 2:
                 dice = (obs.dice[0].value, obs.dice[1].value)

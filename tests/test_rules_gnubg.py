@@ -69,6 +69,7 @@ def test_legal_plays_equal_gnubg_hint(tmp_path):
 
     differences = []
     notation_differences = []
+    notations: dict = {}  # one memo for the whole run, as in a batch
     stats = collections.Counter()
     for i, req in enumerate(requests):
         pid, dice = req["position_id"], tuple(req["dice"])
@@ -84,8 +85,11 @@ def test_legal_plays_equal_gnubg_hint(tmp_path):
             differences.append({"position_id": pid, "dice": dice, "ours": our_ids,
                                 "gnubg": gnubg_ids, "gnubg_moves": row["moves"]})
         else:
-            # same notation as gnubg for each resulting position
+            # same notation as gnubg for each resulting position, from the plays and
+            # from the listing that ``legal-plays --batch --json`` writes
             ours_text = {p.result.position_id(): p.notation() for p in ours}
+            listing = ours.listing(notations)
+            assert listing == sorted((text, result) for result, text in ours_text.items())
             for result_id, move in zip(row["results"], row["moves"]):
                 stats["plays"] += 1
                 if ours_text[result_id] != move:

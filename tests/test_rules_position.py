@@ -47,6 +47,24 @@ def test_malformed_position_ids_raise(bad):
     assert issubclass(PositionIdError, ValueError)
 
 
+def test_position_id_key_problems_raise():
+    import base64
+
+    def pid(key: int) -> str:
+        return base64.b64encode(key.to_bytes(10, "little")).decode()[:14]
+
+    start = Position.initial().position_id()
+    key = int.from_bytes(base64.b64decode(start + "=="), "little")
+    assert pid(key) == start
+    with pytest.raises(PositionIdError, match="stray bits"):
+        Position.from_position_id(pid(1 << 79))  # no checkers, then a 1 bit
+    with pytest.raises(PositionIdError, match="too many checkers"):
+        Position.from_position_id(pid((1 << 80) - 1))
+    sixteen = (1 << 16) - 1  # 16 checkers on the first place of the player not on roll
+    with pytest.raises(PositionIdError, match="16 checkers"):
+        Position.from_position_id(pid(sixteen))
+
+
 def test_position_id_with_sixteen_checkers_raises():
     from companion.position_id import encode_position_id
 
@@ -121,14 +139,14 @@ def test_dice():
 
 
 def test_checked_play():
-    from companion.position import IllegalPlayError
+    from companion.legal import IllegalPlayError, apply_play
 
     start = Position.initial()
-    after = start.play("8/5 6/5", Dice(3, 1))
+    after = apply_play(start, "8/5 6/5", Dice(3, 1))
     assert after.mover[5] == 2 and after.swap().opponent[5] == 2
     with pytest.raises(IllegalPlayError):
-        start.play("8/5", Dice(3, 1))  # the 1 can be played too
+        apply_play(start, "8/5", Dice(3, 1))  # the 1 can be played too
     with pytest.raises(IllegalPlayError):
-        start.play("24/19", Dice(5, 2))  # lands on the opponent's 6-point
+        apply_play(start, "24/19", Dice(5, 2))  # lands on the opponent's 6-point
     with pytest.raises(ValueError):
-        start.play("13/8 13/11", Dice(6, 4))
+        apply_play(start, "13/8 13/11", Dice(6, 4))

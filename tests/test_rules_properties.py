@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from companion.dice import Dice
 from companion.legal import legal_plays, plain_legal_results
-from companion.play import apply_steps
+from companion.play import apply_steps, format_pairs, format_steps
 from companion.position import Position
 from companion.position_id import decode_position_id, encode_position_id
 from companion.sampling import KINDS, random_position
@@ -78,6 +78,32 @@ def test_every_legal_play_gives_a_valid_position(pos, roll):
 @given(positions(), dice)
 def test_fast_generator_equals_plain_generator(pos, roll):
     assert legal_plays(pos, roll).results == plain_legal_results(pos, roll)
+
+
+@SETTINGS
+@given(positions(), dice)
+def test_listing_equals_plays_and_their_positions(pos, roll):
+    plays = legal_plays(pos, roll)
+    expected = sorted((play.notation(), play.result.position_id()) for play in plays)
+    notations: dict = {}
+    assert plays.listing(notations) == expected
+    assert plays.listing(notations) == expected  # from the memo this time
+
+
+@SETTINGS
+@given(st.lists(st.tuples(st.integers(1, 25), st.integers(1, 25), st.booleans()),
+                min_size=1, max_size=4))
+def test_format_steps_equals_format_pairs(raw):
+    steps: list[int] = []
+    hits = 0
+    for k, (s, d, hit) in enumerate(raw):
+        t = max(0, s - d)
+        steps += [s, t]
+        if hit and t:
+            hits |= 1 << (2 * k)
+    pairs = list(zip(steps[::2], steps[1::2]))
+    hit_points = {t for k, (_, t) in enumerate(pairs) if hits >> (2 * k) & 1}
+    assert format_steps(tuple(steps), hits) == format_pairs(pairs, hit_points)
 
 
 @SETTINGS

@@ -1,5 +1,5 @@
 """Checkers standing two high: a full line from the base, further checkers resting in
-the dips between two below it (issue 4: a point can hold up to 15)."""
+the dips between two below it (a point can hold up to 15)."""
 
 from __future__ import annotations
 

@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from vision.render_dice import (CUBE_VALUES, CubeLook, DIE_STYLES, LEAN_KINDS, _lean_pose, cube_face_texture,
-                                draw_cube, draw_die, lean_direction, random_board_scene, render_roll_on_board)
+from vision.render_dice import CUBE_VALUES, CubeLook, DIE_STYLES, cube_face_texture, draw_cube, draw_die
+from vision.render_roll import (LEAN_KINDS, _lean_pose, lean_direction, random_board_scene, render_roll_on_board)
 
 
 def _canvas() -> np.ndarray:

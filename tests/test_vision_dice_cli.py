@@ -10,7 +10,8 @@ import sys
 import cv2
 import numpy as np
 
-from vision.render_dice import DIE_STYLES, draw_die, random_background
+from vision.backgrounds import random_background
+from vision.render_dice import DIE_STYLES, draw_die
 
 
 def _run(repo_root, *args):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.render_dice import synthetic_training_images
+from vision.dice_photos import synthetic_training_images
 from vision.render_distractors import draw_distractors, marks_photos
 
 

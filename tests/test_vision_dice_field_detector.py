@@ -9,7 +9,7 @@ from vision.dice import DiceReader, DiceSettings
 from vision.evaluate_dice import match
 
 pytest.importorskip("vision.render_board")
-from vision.render_dice import render_roll_on_board  # noqa: E402
+from vision.render_roll import render_roll_on_board  # noqa: E402
 
 
 @pytest.fixture(scope="module")

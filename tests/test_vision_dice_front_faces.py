@@ -130,8 +130,8 @@ def _values(dice):
 def test_oblique_real_photos_lose_their_front_faces(shared_data):
     # matteop65 fold 0, read by the free-photo models' copies that never saw it: dice_42 has five
     # ones, a front face read beside one and two read as their front face; three_27 three threes,
-    # one with its five facing the camera (the eleventh session's held-out classifier also reads
-    # another die's side face, one pip, as a one at 0.55: a false die this rule does not judge)
+    # one with its five facing the camera (the held-out classifier also reads another die's side
+    # face, one pip, as a one at 0.55: a false die this rule does not judge)
     on = DiceReader(settings=use_held_out(DiceSettings()))
     off = DiceReader(settings=use_held_out(DiceSettings(front_faces=False)))
     item, img = _photo(shared_data, "matteop65", "dice_42.jpg")

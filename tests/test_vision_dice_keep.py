@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from vision.dice import Candidate, DiceReader, DiceSettings
-from vision.render_dice import draw_die, random_background
+from vision.backgrounds import random_background
+from vision.render_dice import draw_die
 
 
 @pytest.fixture(scope="module")

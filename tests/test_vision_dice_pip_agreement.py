@@ -48,9 +48,7 @@ def test_a_turned_down_candidate_whose_pips_agree_becomes_a_die():
 
 def test_a_translucent_die_the_classifier_doubts_is_found_on_a_held_out_photo(shared_data):
     # nell-byler IMG_20191208_111316 (fold 0, read by the models that never saw it): a translucent
-    # three the classifier doubts (0.36 on its value); its three pips agree (the ninth session's
-    # example again with the eleventh session's classifier; the tenth session's read it itself and
-    # the example was IMG_20191209_095849's four, which the new classifier reads itself)
+    # three the classifier doubts (0.36 on its value); its three pips agree
     item = [it for it in load_dataset(shared_data / "dice" / "nell-byler") if it.path.name == "IMG_20191208_111316.jpg"][0]
     assert item.fold() == 0
     img = cv2.imread(str(item.path))

@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("vision.render_board")
 
 from vision.dice_plugin import DicePlugin  # noqa: E402
-from vision.render_dice import evaluate_cocked_rendered, render_roll_on_board  # noqa: E402
+from vision.render_roll import evaluate_cocked_rendered, render_roll_on_board  # noqa: E402
 
 
 @pytest.fixture(scope="module")

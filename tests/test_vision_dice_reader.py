@@ -8,7 +8,8 @@ import pytest
 from vision.dice import DiceReader, ImageError, read_dice
 from vision.dice_data import load_dataset
 from vision.evaluate_dice import evaluate_real, match
-from vision.render_dice import DIE_STYLES, draw_die, random_background
+from vision.backgrounds import random_background
+from vision.render_dice import DIE_STYLES, draw_die
 
 
 @pytest.fixture(scope="module")

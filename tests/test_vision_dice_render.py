@@ -7,8 +7,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from vision.render_dice import (CUBE_VALUES, DIE_STYLES, PIPS, DieStyle, RenderError, die_face_texture, draw_cube,
-                                draw_die, synthetic_training_images)
+from vision.dice_photos import synthetic_training_images
+from vision.render_dice import (CUBE_VALUES, DIE_STYLES, PIPS, DieStyle, RenderError, die_face_texture, draw_cube, draw_die)
 
 
 def _canvas() -> np.ndarray:

@@ -11,7 +11,8 @@ import pytest
 from vision.dice import Candidate, DiceReader, DiceSettings
 from vision.dice_data import load_dataset
 from vision.evaluate_dice import HELD_OUT, evaluate_real, use_held_out
-from vision.render_dice import DIE_STYLES, draw_die, random_background
+from vision.backgrounds import random_background
+from vision.render_dice import DIE_STYLES, draw_die
 
 
 @pytest.fixture(scope="module")

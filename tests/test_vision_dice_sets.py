@@ -105,7 +105,8 @@ def _scene_with_sets(seed, bottom_at, top_at):
     """A rendered board with red dice (the bottom player's) at canonical field spots ``bottom_at``
     and white ones (the top player's) at ``top_at`` ((fx, fy) in field-size fractions; outside
     0..1: off the field). Returns the image, the field and each die's image centre and side."""
-    from vision.render_dice import DIE_STYLES, draw_die, random_board_scene
+    from vision.render_dice import DIE_STYLES, draw_die
+    from vision.render_roll import random_board_scene
 
     rng = np.random.default_rng(seed)
     for _ in range(20):

@@ -5,7 +5,7 @@ import pytest
 
 from vision.dice import Candidate
 from vision.dice_patches import detector_blob, patches_blob
-from vision.render_dice import render_roll_on_board
+from vision.render_roll import render_roll_on_board
 
 
 def test_detector_blob_is_the_numpy_formula_padded_to_multiples_of_8():

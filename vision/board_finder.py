@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.registration import RegistrationError
+from vision.registration_error import RegistrationError
 
 #: Least board signature score accepted (see :func:`board_score`).
 MIN_SCORE = 0.35
@@ -467,7 +467,7 @@ def find_board(image_bgr: np.ndarray, shortlist: int = 24, refine: bool = True) 
     are scored by the board signature (:func:`board_score`); among those within
     ``_TIE`` of the best, the one maximising signature x (0.3 + 0.7 x :func:`_edge_score`)
     wins; with ``refine`` its sides are then moved onto the field's edges
-    (:func:`_refine_sides`). Raises :class:`~vision.registration.RegistrationError` (a ``ValueError``) when
+    (:func:`_refine_sides`). Raises :class:`~vision.registration_error.RegistrationError` (a ``ValueError``) when
     nothing scores ``MIN_SCORE`` or more.
     """
     import cv2

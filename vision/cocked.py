@@ -39,15 +39,13 @@ if TYPE_CHECKING:
 MODELS = pathlib.Path(__file__).resolve().parent / "models"
 #: Probability above which the tilt network calls a die not flat. On 150 validation boards
 #: (render_roll_on_board, seed 4242; not a test seed) 0.8 caught the most cocked dice with cocked
-#: precision >= 98% (recall 81.5%, precision 98.5%) and 0.9 gave recall 76.5%, precision 100%.
-#: 0.9 is used: at 0.8 a flat die on a real board photo seen at an angle (test2) and one flat die
-#: among the 1,175 held-out real dice were called tilted (a false accusation costs more than a
-#: missed cocked die). So this choice saw the real photos.
-#: Kept for the tilt network retrained on 2,400 boards (fourth session, vision/models/README.md):
-#: on the validation boards it gives recall 88.9%, precision 98.6% at 0.9; its own validation
-#: threshold (0.76, from rendered and 206 real flat dice) would give 93.8%, but the threshold that
-#: saw the real photos stays (a flat die of the oblique board photo test2 scores 0.88, and the
-#: held-out real dice reach 0.80 with this network).
+#: precision >= 98% and 0.9 the most with precision 100%. 0.9 is used: at 0.8 a flat die on a
+#: real board photo seen at an angle (test2) and one flat die among the 1,175 held-out real dice
+#: were called tilted (a false accusation costs more than a missed cocked die), so this choice saw
+#: the real photos. With the shipped tilt network (vision/models/README.md) the validation boards
+#: give recall 88.9%, precision 98.6% at 0.9; its own validation threshold (0.76, from rendered
+#: and 206 real flat dice) would give 93.8%, but a flat die of the oblique board photo test2
+#: scores 0.88 and the held-out real dice reach 0.80.
 TILT_THRESHOLD = 0.9
 #: Side of the rectified patch read by the tilt network (pixels) and its context (x die side).
 TILT_PATCH = 32

@@ -29,8 +29,8 @@ CUBE_ACCEPT = 0.3
 #: Weight of a cube candidate on the points (see :func:`cube_from_scan`).
 ON_POINTS_WEIGHT = 0.5
 #: A first cube reading at least this sure of a value is not read again turned and resized
-#: (0.9 before :data:`CUBE_SCALES`; 0.95 on the validation boards below: value right 124 -> 126 of
-#: 140, as many as reading every cube again, at 0.39 ms median a frame instead of 5.8).
+#: (on the validation boards below, 0.95 reads 126 of 140 cube values right against 124 at 0.9,
+#: as many as reading every cube again, at 0.39 ms median a frame instead of 5.8).
 SURE = 0.95
 #: Sizes (times the detector's) at which an unsure cube is read again, each at four quarter turns:
 #: the detector is trained on dice and often sizes the larger cube too small or too large, and a

@@ -26,8 +26,10 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from companion.observation import DieReading
-from vision.dice_patches import DETECT_DIE_PX, STRIDE, VALUE_PATCH, crop_patch, detector_blob, patches_blob
-from vision.onnx_model import AveragedNets, load_onnx
+from vision.dice_patches import DETECT_DIE_PX, STRIDE, crop_patch, detector_blob, patches_blob
+from vision.dice_pyramid import area_resize, pyramid_scales, resize
+from vision.dice_settings import DiceSettings
+from vision.onnx_model import load_onnx
 
 MODELS = pathlib.Path(__file__).resolve().parent / "models"
 
@@ -52,173 +54,6 @@ class Candidate:
     outline_center: Optional[tuple[float, float]] = None
     second: bool = False
     photo: bool = False
-
-
-@dataclasses.dataclass
-class DiceSettings:
-    """Thresholds of the dice reader (all probabilities in 0..1).
-
-    ``peak``: minimum detector heatmap peak (free photos); ``field_peak``: the same with a
-    registered board (lower: a die of the board's colour, e.g. a black die on the bar, peaks
-    weakly; chosen on 150 validation boards, seed 4242: dice found 94.3% -> 96.7%, no more false
-    dice; the classifier still decides), of which the ``field_weak`` strongest below ``peak`` are
-    kept and read only when the stronger ones give fewer than two dice (all of them, read every
-    frame, made a registered frame 1.7 times slower);
-    ``accept``: minimum probability of the die's value
-    (so "not a die" and "cube" together stay below it); ``field_die_input_px``: with a registered
-    board the detector runs at the scale where a die is this many pixels (10 for the shipped
-    ``field_detector``, trained for 8.5-13; 12 for the main detector, trained for 11-44);
-    ``merge``: candidates closer than ``merge`` x size are one die;
-    ``turns``: the classifier reads each patch whose top probability is below ``sure`` again
-    turned by 90, 180, 270 degrees (``turns`` readings in all) and averages (a die's value does
-    not change when it turns); ``wider``: those unsure patches are also read cropped this many
-    times larger (more context around a die whose size the detector underestimated), each at
-    ``turns`` turns, and all readings averaged (only those whose values 1..6 together reach
-    ``wider_min``: the others cannot become dice, and whose best value stays below ``wider_max``:
-    the others are dice already); ``accept_peak`` / ``peak_accept``: a candidate whose
-    detector peak is at least ``accept_peak`` is kept when its value's probability reaches
-    ``peak_accept`` (instead of ``accept``), still above "not a die" and "cube" (the detector's
-    confidence stands in for part of the classifier's); ``photo_peak_accept``: ``peak_accept`` for
-    the free-photo detector's candidates (0.5, equal to ``accept``: the rule is off on free photos;
-    the width-16 free-photo detector of the seventh session peaks higher, and with 0.4 it read
-    more values wrong; both folds, each read by models that never saw it, against the previous
-    detector: 0.4 / 0.45 / 0.5 found +22 / +16 / +10 dice of 2,438, wrong values +6 / +1 / -1);
-    ``pyramid``: the longer sides (pixels) a
-    free photo is resized to for the detector (see :func:`pyramid_scales`; 272 between 192 and 384,
-    chosen on fold 1: dice found 1206 -> 1219 of 1263, one more wrong value); ``pyramid_fixed``:
-    how many of the first levels are always searched; ``finest_max_scale``: levels beyond those
-    only when they shrink the photo to this scale or less (1.0: also at the photo's own
-    resolution, where pips are proposed as small dice; used for mining training negatives);
-    ``fine_below``, ``fine_peak``: a large photo's finer levels are merged with the fixed ones
-    when the fixed levels read no die or a die smaller than ``fine_below`` pixels at the finest
-    fixed level's input (small dice); when they read only bigger dice, the finer levels' candidates
-    count only if one of them peaks at ``fine_peak`` or more away from every die read (a die the
-    fixed levels missed), and then never inside a die read (see :meth:`DiceReader._around_dice`).
-    Searched always and merged with the rest, the finer level of a photo three times larger than
-    the labelled ones proposed pips and faces of its big dice, which pushed the dice out of the
-    merge (matteop65's held-out photos: 72.5% found, 83% right); ``benchmarks/dice_photo_sizes.py``;
-    ``level_sizes``:
-    each pyramid level keeps the candidates whose side at the detector's input is in this range
-    (pixels; the shipped detector is trained for 11..44), the finest level also smaller ones and the
-    coarsest also larger ones; ``fast_resize``: shrink for the detector with :func:`resize` (an
-    integer area step then bilinear, about 1.8 ms faster on a registered 1280x720 frame) instead of
-    OpenCV's area resize the shipped detector was trained with (off: it changed readings, e.g. a
-    false die on a real board photo); ``merge_size_ratio``: candidates of sizes this many times
-    apart are not merged (see :func:`merge_candidates`; infinite: merged by distance alone);
-    ``nested``: a reading inside another at least this many times larger is dropped (a pip read
-    as a die; see :func:`thin_dice`); ``value_patch``: the classifier's patch side (pixels; 32
-    for the shipped model, 48 for ``--cls-arch strided``); ``field_detector``: file name (in the
-    models folder) of the detector used instead of ``dice_detector.onnx`` when the die size is
-    known (a registered board), with ``fast_resize``, at ``field_die_input_px`` (the two go
-    together): the shipped ``dice_detector_field.onnx`` is trained on 900 rendered boards and the
-    fold-1 photos with dice of 8.5..13 pixels and runs where a die is 10 pixels, 0.7x the area
-    of the main detector's 12 (vision/models/README.md; 150 validation boards, seed 4242: dice
-    found 98.0% -> 100%, cocked recall 88.9% -> 95.1%, precision 98.6% -> 100%; a registered
-    1280x720 frame about 0.7x the time); None: the main detector (run it at 12 pixels);
-    ``field_area``: with a registered board (and the main detector), shrink with
-    :func:`area_resize` (bilinear to a whole multiple of the target size, then OpenCV's fast
-    whole-step area average; about 1.3 ms faster than OpenCV's fractional area resize on a
-    registered 1280x720 frame; off: exactly the area resize the detector was trained with);
-    ``turn_cubes``: with a registered board, also read turned the unsure patches whose most likely
-    class is the doubling cube (off: the cube network reads those itself, at four turns when
-    unsure; measured on 400 rendered boards and the 9 board photos: the same dice, cocked calls and
-    cubes found or one more, about 0.5 ms less per frame);
-    ``max_candidates``: the strongest
-    detector peaks kept per frame; ``recentre_ones``: on free photos, a candidate whose most likely
-    value is 1 and whose values 1..6 together reach this probability is moved to its pip
-    (:func:`vision.top_face.pip_centre`, the centre of a one's top face) and read again there (the
-    detector centres an oblique die between its top face and its body; 0 turns this off);
-    ``photo_classifier``: file name (in the models folder) of the value classifier for free photos
-    (no registered board), None to use ``dice_classifier.onnx`` everywhere (the shipped one is
-    wider, 24 channels, trained with milder colour changes and with the detector's own candidates
-    on labelled dice as extra positives: more dice found on the held-out photos,
-    vision/models/README.md; registered boards keep the faster ``dice_classifier.onnx``,
-    within the 10 ms budget); ``photo_classifier_extra``: file names of further free-photo
-    classifiers (same input and classes) whose probabilities are averaged with
-    ``photo_classifier``'s (:class:`vision.onnx_model.AveragedNets`; empty: that one alone, as
-    shipped: two trainings of the shipped recipe averaged read fold 0's nell-byler 98.53% found /
-    99.40% value against 98.38 / 99.40 for the first alone, but lost a die of the board photos read
-    as free photos that the first reads, at each size; vision/models/README.md, thirteenth session);
-    ``photo_extra_below``: those further classifiers read only the patches whose best probability
-    by ``photo_classifier`` alone is below this (the others stand as it read them; None: every
-    patch; 0.9 read fold 0 exactly as every patch did, at 1.09-1.11x the time of one classifier
-    against 1.15-1.23x, free photos of both datasets);
-    ``photo_value_patch``: that classifier's patch side (pixels);
-    ``second_views``: on free photos, a merged candidate not read as a die whose values 1..6
-    together reach this probability has the candidates the merge dropped around it (other pyramid
-    levels' views of the spot, of other centres and sizes) read too, those not near a die already
-    read; such a second view becomes a die only at ``second_accept`` (not by the detector-peak
-    rule; None: off; see :meth:`DiceReader.second_views`). Chosen on both folds, each read by the
-    free-photo models that never saw it (fold 0 / fold 1): dice found matteop65 +4 / +1,
-    nell-byler +5 / +11, no more wrong values, one more false die (a side face) in fold 0's
-    matteop65; at 0.5 instead of 0.6 two and four more dice but a false die on a board photo read
-    without registration (test2.jpg, a stack of checkers read "6" at 0.58);
-    ``second_size_ratio``: the candidates around a spot not read as a die whose sizes differ from
-    its candidate's this many times are read whatever its values' probability (a big
-    "not a die" over a small die: board photo test1.jpg read without registration lost its 5
-    so with the detector trained on every photo; the folds' figures do not change);
-    ``detector``: file name (in the models folder) of the detector of free photos (and of
-    registered boards when ``field_detector`` is None); the shipped one and the free-photo
-    classifier are trained on every labelled photo, their copies trained without fold 0 are
-    ``heldout/dice_detector.onnx`` and ``heldout/dice_classifier_photo.onnx`` (for held-out
-    figures: ``python -m vision.evaluate_dice --fold 0 --held-out``).
-    ``front_faces``: on free photos, drop a reading that is the front face of a die seen at an
-    angle, or read the one on top of it (:func:`vision.front_faces.drop_front_faces`);
-    ``face_centres``: on free photos, a die of value 2..6 is centred on its top face
-    (:func:`vision.top_face.face_centre`, the mean of its pips) when that lies within this many
-    sides of where it was read (0: off; a detector that never saw oblique dice centres them on
-    their outline, top and front face together: matteop65 read by models trained without it,
-    found 97.8% -> 98.4%, false dice 6.9% -> 6.3%; the folds' figures do not change).
-    ``pip_agree``: on free photos, a candidate turned down (its most likely value at least this
-    probable, its detector peak at least ``pip_agree_peak``) becomes a die when its pips, counted
-    (:func:`vision.pips.face_pips`), are exactly that value (None: off; dice unlike those the
-    classifier was trained on, vision/models/README.md ninth session).
-    ``wider``, ``accept_peak`` and ``peak_accept`` were chosen on fold 1
-    (training photos): most dice found with no more wrong values or false dice than before.
-    """
-
-    peak: float = 0.25
-    field_peak: float = 0.1
-    field_weak: int = 8
-    field_die_input_px: float = 10.0
-    accept: float = 0.5
-    merge: float = 0.6
-    turns: int = 4
-    sure: float = 0.9
-    wider: tuple[float, ...] = (1.1, 1.25)
-    wider_min: float = 0.3
-    wider_max: float = 0.7
-    accept_peak: float = 0.7
-    peak_accept: float = 0.4
-    pyramid: tuple[int, ...] = (192, 272, 384, 768)
-    pyramid_fixed: int = 3
-    finest_max_scale: float = 0.77
-    fine_below: float = 16.0
-    fine_peak: float = 0.5
-    level_sizes: tuple[float, float] = (6.0, 48.0)
-    nested: float = 2.5
-    merge_size_ratio: float = math.inf
-    fast_resize: bool = False
-    field_area: bool = True
-    turn_cubes: bool = False
-    value_patch: int = VALUE_PATCH
-    field_detector: Optional[str] = "dice_detector_field.onnx"
-    max_candidates: int = 96
-    max_dice: int = 64
-    recentre_ones: float = 0.2
-    photo_classifier: Optional[str] = "dice_classifier_photo.onnx"
-    photo_classifier_extra: tuple[str, ...] = ()
-    photo_extra_below: Optional[float] = 0.9
-    photo_value_patch: int = VALUE_PATCH
-    detector: str = "dice_detector.onnx"
-    second_views: Optional[float] = 0.1
-    second_accept: float = 0.6
-    second_size_ratio: float = 2.0
-    photo_peak_accept: float = 0.5
-    front_faces: bool = True
-    face_centres: float = 0.5
-    pip_agree: Optional[float] = 0.3
-    pip_agree_peak: float = 0.5
 
 
 def as_bgr(image: Any) -> np.ndarray:
@@ -262,9 +97,6 @@ class DiceReader:
         self.field_detector = model(st.field_detector) if st.field_detector else self.detector
         if st.photo_classifier:
             self.photo_classifier = model(st.photo_classifier)
-            if st.photo_classifier_extra:
-                self.photo_classifier = AveragedNets([self.photo_classifier]
-                                                     + [model(n) for n in st.photo_classifier_extra])
         else:
             self.photo_classifier = self.classifier
 
@@ -286,9 +118,9 @@ class DiceReader:
             img = image_bgr[y0:y1, x0:x1]
         h, w = img.shape[:2]
         sw, sh = max(int(round(w * scale)), 16), max(int(round(h * scale)), 16)
-        if self.settings.fast_resize or (field and self.settings.field_detector):
+        if field and self.settings.field_detector:
             img = resize(img, (sw, sh))
-        elif field and self.settings.field_area and scale < 1:
+        elif field and scale < 1:
             img = area_resize(img, (sw, sh))
         elif (sw, sh) != (w, h):
             img = cv2.resize(img, (sw, sh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
@@ -374,7 +206,7 @@ class DiceReader:
         :class:`DiceSettings` ``max_candidates``; ``field`` (a registered board): every candidate
         from ``peak`` up, then at most ``field_weak`` weaker ones."""
         st = self.settings
-        kept = merge_candidates(cands, st.merge, st.merge_size_ratio)
+        kept = merge_candidates(cands, st.merge)
         if field:
             kept = kept[: sum(c.score >= st.peak for c in kept) + st.field_weak]
         return kept[: st.max_candidates]
@@ -393,16 +225,7 @@ class DiceReader:
         net = self.photo_classifier if use_photo else self.classifier
         side = self.settings.photo_value_patch if use_photo and self.settings.photo_classifier else self.settings.value_patch
         blob = patches_blob([crop_patch(image_bgr, c.center, c.size, patch=side) for c in cands])
-        below = self.settings.photo_extra_below
-        if isinstance(net, AveragedNets) and below is not None:
-            # the further classifiers only where the first is unsure: the rest stand as read
-            p = self._softmax(blob, net.nets[0])
-            doubt = np.nonzero(p.max(axis=1) < below)[0]
-            if len(doubt):  # the first's reading of them is kept, only the others run again
-                extra = sum(self._softmax(blob[doubt], other) for other in net.nets[1:])
-                p[doubt] = (p[doubt] + extra) / len(net.nets)
-        else:
-            p = self._softmax(blob, net)
+        p = self._softmax(blob, net)
         if self.settings.turns > 1:
             # read the unsure patches again turned by 90, 180 and 270 degrees (and cropped wider)
             # and average
@@ -687,73 +510,14 @@ class DiceReader:
         return out
 
 
-def pyramid_scales(long_side: int, sides: Sequence[int], finest_max: float = 0.77, fixed: int = 2) -> list[float]:
-    """Detector scales for a free photo whose longer side is ``long_side`` pixels: the image is
-    resized so its longer side is each of ``sides`` (pixels), never enlarged more than 4x; sides
-    beyond the first ``fixed`` are used only when they shrink the photo to ``finest_max`` or less (at
-    nearly its own resolution the detector also proposes pips as small dice, which the classifier
-    must turn down). Scales closer than a factor 1.4 to the previous one are dropped."""
-    out: list[float] = []
-    for k, side in enumerate(sides):
-        s = min(side / long_side, 4.0)
-        if k >= fixed and s > finest_max:
-            break
-        if not out or s > out[-1] * 1.4:
-            out.append(s)
-    return out
-
-
-def resize(img: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-    """``img`` resized to ``size`` ``(width, height)``: shrunk by pixel-area averaging (an exact
-    integer area step, then bilinear: OpenCV's area resize is slow at fractional ratios), enlarged
-    bilinearly."""
-    import cv2
-
-    h, w = img.shape[:2]
-    sw, sh = size
-    if (sw, sh) == (w, h):
-        return img
-    k = min(w // sw, h // sh)
-    if k >= 2:
-        img = cv2.resize(img, (w // k, h // k), interpolation=cv2.INTER_AREA)
-        if img.shape[1] == sw and img.shape[0] == sh:
-            return img
-    return cv2.resize(img, (sw, sh), interpolation=cv2.INTER_LINEAR)
-
-
-def area_resize(img: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-    """``img`` ((H, W, C) uint8) shrunk to ``size`` ``(width, height)`` by pixel-area averaging,
-    fast: bilinear to ``k`` times the target size (``k`` the smallest whole number with
-    ``k * width >= W`` and ``k * height >= H``), then OpenCV's area resize by the whole step ``k``,
-    whose footprint is the same as the fractional area resize's. On a 1280x720 board frame it is
-    within 2 grey levels of ``cv2.resize(..., INTER_AREA)`` for 99% of pixels and about 3x faster
-    (OpenCV's area resize is slow at fractional ratios). Sizes not smaller than ``img``'s are
-    resized bilinearly. Raises ``ValueError`` for a size below 1 pixel."""
-    import cv2
-
-    h, w = img.shape[:2]
-    sw, sh = size
-    if sw < 1 or sh < 1:
-        raise ValueError(f"size must be at least 1x1, got {size}")
-    if (sw, sh) == (w, h):
-        return img
-    if sw >= w and sh >= h:
-        return cv2.resize(img, (sw, sh), interpolation=cv2.INTER_LINEAR)
-    k = max(math.ceil(w / sw), math.ceil(h / sh))
-    up = img if (k * sw, k * sh) == (w, h) else cv2.resize(img, (k * sw, k * sh), interpolation=cv2.INTER_LINEAR)
-    return cv2.resize(up, (sw, sh), interpolation=cv2.INTER_AREA)
-
-
-def merge_candidates(cands: Sequence[Candidate], merge: float, size_ratio: float = 1.6) -> list[Candidate]:
+def merge_candidates(cands: Sequence[Candidate], merge: float) -> list[Candidate]:
     """Greedy non-maximum suppression: keep the highest score among candidates whose centres are
-    closer than ``merge`` times the larger size and whose sizes differ by less than
-    ``size_ratio``. Candidates of very different sizes at one place (a die, and a pip or its top
-    face taken for a small die by a finer pyramid level) are all kept for the classifier; the
-    accepted dice are thinned by their readings' confidence (:func:`thin_dice`)."""
+    closer than ``merge`` times the larger size, whatever their sizes (the candidates a merge
+    drops around a spot read as no die are read later: :meth:`DiceReader.second_views`)."""
     kept: list[Candidate] = []
     for c in sorted(cands, key=lambda c: -c.score):
         if all(math.hypot(c.center[0] - k.center[0], c.center[1] - k.center[1]) >= merge * max(c.size, k.size)
-               or max(c.size, k.size) >= size_ratio * min(c.size, k.size) for k in kept):
+               for k in kept):
             kept.append(c)
     return kept
 

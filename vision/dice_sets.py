@@ -2,7 +2,7 @@
 
 Each player often has a cup and a pair of dice of his own colour; the pair not being rolled may
 lie in view (on the rail, in a tray, beside the board). Which set belongs to whom is part of the
-board profile (issue 5): the body colour of the dice of the player sitting at the bottom of the
+board profile: the body colour of the dice of the player sitting at the bottom of the
 image and of the one at the top, OpenCV 8-bit Lab. Every die read is given the ``owner`` whose
 colour is nearer (:func:`with_owners`); the referee then takes the roll from the roller's set only
 and leaves the other set's dice alone (they are not the roll, and not cocked where they lie).

@@ -87,12 +87,10 @@ HELD_OUT = "heldout"
 
 def use_held_out(settings: Any) -> Any:
     """``settings`` (:class:`vision.dice.DiceSettings`, changed in place and returned) reading free
-    photos with the copies of the detector and classifiers (``photo_classifier`` and
-    ``photo_classifier_extra``) trained without fold 0 (:data:`HELD_OUT`)."""
+    photos with the copies of the detector and the classifier (``photo_classifier``) trained
+    without fold 0 (:data:`HELD_OUT`)."""
     settings.detector = f"{HELD_OUT}/dice_detector.onnx"
     settings.photo_classifier = f"{HELD_OUT}/dice_classifier_photo.onnx"
-    settings.photo_classifier_extra = tuple(f"{HELD_OUT}/{pathlib.PurePath(n).name}"
-                                            for n in settings.photo_classifier_extra)
     return settings
 
 
@@ -102,7 +100,7 @@ def not_held_out(reader: Any, fold: Optional[int]) -> list[str]:
     with a manifest entry when ``fold`` is None (every photo is scored)."""
     st = reader.settings
     used = [st.detector, "dice_classifier.onnx", st.field_detector, st.photo_classifier,
-            *st.photo_classifier_extra, "dice_tilt.onnx"]
+            "dice_tilt.onnx"]
     folds = trained_folds(reader.models_dir)
     return [name for name in dict.fromkeys(n for n in used if n)
             if name in folds and (fold is None or fold in folds[name])]
@@ -266,9 +264,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--field-die-px", type=float, default=None, metavar="PX",
                     help="with a registered board, run the detector where a die is PX pixels "
                          "(DiceSettings.field_die_input_px; a field detector trained for smaller dice)")
-    ap.add_argument("--photo-classifier", default=None, metavar="FILE", nargs="+",
+    ap.add_argument("--photo-classifier", default=None, metavar="FILE",
                     help="value classifier for free photos (DiceSettings.photo_classifier), a file in the models "
-                         "folder; more files: their probabilities averaged (DiceSettings.photo_classifier_extra)")
+                         "folder")
     ap.add_argument("--detector", default=None, metavar="FILE",
                     help="detector for free photos (DiceSettings.detector), a file in the models folder")
     ap.add_argument("--label-corrections", type=pathlib.Path, default=None, metavar="FILE",
@@ -300,8 +298,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.held_out:
         use_held_out(settings)
     if args.photo_classifier:
-        settings.photo_classifier = args.photo_classifier[0]
-        settings.photo_classifier_extra = tuple(args.photo_classifier[1:])
+        settings.photo_classifier = args.photo_classifier
     if args.detector:
         settings.detector = args.detector
     try:
@@ -347,7 +344,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for d in r["details"]:
             print("   ", d)
     if args.rendered:
-        from vision.render_dice import evaluate_cocked_rendered
+        from vision.render_roll import evaluate_cocked_rendered
 
         results["rendered_cocked"] = evaluate_cocked_rendered(args.rendered, reader)
         results["rendered_cocked_small_tilts"] = evaluate_cocked_rendered(

@@ -22,8 +22,8 @@ pip, calls it a one (:func:`one_in_view`).
 
 So the rule acts on dice seen from about 37 to 58 degrees of elevation and leaves top-down
 photos alone. Measured on both folds of the labelled photos, each read by models that never
-saw it (vision/models/README.md, ninth session): all 8 false dice of matteop65 were front faces
-(6 read beside their die, dropped; 2 dice read as their front face, now the ones they show), no
+saw it (vision/models/README.md): all 8 false dice of matteop65 were front faces (6 read
+beside their die are dropped; 2 dice read as their front face are read as the ones they show), no
 true die lost; nell-byler's and the board photos' readings do not change. matteop65 read by
 models trained without it (a proxy for dice and cameras no model saw): 13 front faces dropped or
 read as their ones, no true die lost.

@@ -138,7 +138,7 @@ def agreed_by_pips(image_bgr: np.ndarray, cands: Sequence[Any], probs: np.ndarra
     becomes a die of value v, confidence P(v), when exactly v pips are found around it
     (:func:`face_pips`): two independent readings of one face agree.
     A classifier that never saw a kind of dice turns them down though the detector finds them
-    (vision/models/README.md, ninth session). ``image_bgr``: (H, W, 3) uint8 BGR.
+    (vision/models/README.md). ``image_bgr``: (H, W, 3) uint8 BGR.
     """
     out: list[DieReading] = []
     for cand, p in zip(cands, probs):

@@ -33,6 +33,8 @@ from typing import Any, Iterable, Literal, Optional, Sequence
 
 import numpy as np
 
+from vision.registration_error import RegistrationError
+
 #: Canonical field size in pixels (width, height). Fixed for every board.
 FIELD_WIDTH = 640
 FIELD_HEIGHT = 600
@@ -53,10 +55,6 @@ ORIENTATIONS: types.MappingProxyType[str, tuple[int, int, int, int]] = types.Map
 
 Half = Literal["left", "right"]
 Row = Literal["top", "bottom"]
-
-
-class RegistrationError(ValueError):
-    """The board could not be registered (bad corners, no board found, bad profile)."""
 
 
 @dataclasses.dataclass(frozen=True)

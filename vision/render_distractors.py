@@ -17,6 +17,8 @@ from typing import Callable
 
 import numpy as np
 
+from vision.backgrounds import random_background
+
 #: The kinds of marks :func:`draw_distractors` draws.
 KINDS = ("text", "checker", "scale", "symbol", "display")
 
@@ -44,10 +46,8 @@ def draw_distractors(image: np.ndarray, rng: np.random.Generator, die_side: floa
 
 def marks_photos(n: int, rng: np.random.Generator) -> list[np.ndarray]:
     """``n`` (480, 640, 3) uint8 BGR photos holding no die: a random table background
-    (:func:`vision.render_dice.random_background`) with six marks sized for dice of 18-60 pixels
+    (:func:`vision.backgrounds.random_background`) with six marks sized for dice of 18-60 pixels
     (a dice reader's false dice on them; ``benchmarks/dice_marks.py``)."""
-    from vision.render_dice import random_background
-
     out = []
     for _ in range(n):
         img = random_background(rng, (640, 480))

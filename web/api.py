@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 from flask import Blueprint, jsonify, request
 
-from web.app import dashboard
+from web.dashboard import dashboard
 from web.match_settings import SettingsError, validate_settings
 from web.security import may_view, require_token
 

@@ -3,65 +3,23 @@
 ``create_app(test_config=None, session=...)`` builds one app around one running
 session (anything with the :class:`companion.session_api.SessionApi` methods);
 the session is handed in, never global. The app keeps its helpers in
-``app.extensions["companion"]`` (a :class:`Dashboard`).
+``app.extensions["companion"]`` (a :class:`~web.dashboard.Dashboard`).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import secrets
 import threading
-import time
 from typing import Any, Callable, Mapping, Optional
 
-from flask import Flask, current_app, jsonify
+from flask import Flask, jsonify
 
+from web import api, live
 from web.announcer import Announcer
+from web.dashboard import Dashboard
 from web.security import new_token
 from web.tracker import Tracker
 from web.view_push import ViewPusher
-
-
-@dataclasses.dataclass
-class Dashboard:
-    """The per-app helpers: the session, the SSE announcer, the bus tracker and a
-    stop flag that ends long-lived responses (SSE, MJPEG) at shutdown."""
-
-    session: Any
-    announcer: Announcer
-    tracker: Tracker
-    stopping: threading.Event
-    views: Optional[ViewPusher] = None
-    frame_period_s: float = 0.1
-    _frame: Optional[bytes] = None
-    _frame_at: float = float("-inf")
-    _frame_lock: threading.Lock = dataclasses.field(default_factory=threading.Lock)
-
-    def frame(self) -> Optional[bytes]:
-        """The session's newest camera JPEG, fetched at most once per
-        ``frame_period_s`` and shared by every viewer (drawing and encoding a
-        frame costs the referee's process a few milliseconds)."""
-        with self._frame_lock:
-            now = time.monotonic()
-            if now - self._frame_at >= self.frame_period_s:
-                fresh = self.session.latest_frame_jpeg()
-                self._frame_at = now
-                if fresh != self._frame:
-                    self._frame = fresh
-            return self._frame
-
-    def shutdown(self) -> None:
-        """End every stream and stop following the bus."""
-        self.stopping.set()
-        if self.views is not None:
-            self.views.close()
-        self.announcer.close()
-        self.tracker.close()
-
-
-def dashboard() -> Dashboard:
-    """The :class:`Dashboard` of the current app (inside a request)."""
-    return current_app.extensions["companion"]
 
 
 def _json_error(code: int, message: str) -> Callable[[Exception], Any]:
@@ -115,8 +73,6 @@ def create_app(test_config: Optional[Mapping[str, Any]] = None, session: Any = N
     dash = Dashboard(session, announcer, tracker, threading.Event())
     dash.frame_period_s = 1.0 / max(0.5, float(app.config["CAMERA_FPS"]))
     app.extensions["companion"] = dash
-
-    from web import api, live
 
     def render_view() -> dict[str, Any]:
         with app.app_context():

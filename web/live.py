@@ -16,7 +16,7 @@ from typing import Any, Iterator
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
 
-from web.app import dashboard
+from web.dashboard import dashboard
 from web.security import csrf_token, is_signed_in, may_view, sign_in, token_matches
 from web.view_model import build_view
 

@@ -14,13 +14,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Callable
+from typing import Any, Callable, Optional, TextIO, Union
 
 from companion.cli import UserError
 from companion.dice import Dice, DiceError
-from companion.legal import legal_plays
+from companion.legal import IllegalPositionError, legal_plays
 from companion.position import Position
-from companion.position_id import PositionIdError
+from companion.position_id import ALPHABET, PositionIdError
 from companion.verdict import judge
 
 
@@ -67,14 +67,19 @@ def _position(pid: Any, what: str = "--position-id") -> Position:
     return pos
 
 
-def _valid_before(pid: Any) -> Position:
-    pos = _position(pid)
+def _refuse_impossible(pid: str, pos: Position) -> None:
+    """Raise ``UserError`` when ``pos`` (decoded from ``pid``) cannot be played from."""
     problems = pos.describe_status()
     if problems:
         raise UserError(f"position {pid} is impossible: {' '.join(problems)}")
     if pos.is_game_over():
         raise UserError(f"position {pid}: a player has borne off all 15 checkers, "
                         "the game is over")
+
+
+def _valid_before(pid: Any) -> Position:
+    pos = _position(pid)
+    _refuse_impossible(pid, pos)
     return pos
 
 
@@ -97,18 +102,37 @@ def _dice(values: Any) -> Dice:
 
 
 # ----------------------------------------------------------------- answers
-def legal_plays_answer(request: dict) -> dict:
-    """``{"position_id", "dice", "plays": [{"play", "position_id"}, ...]}`` for a request
-    with ``position_id`` and ``dice``. Raises ``UserError`` for bad input."""
-    pos = _valid_before(request.get("position_id"))
+def _listing(request: dict, notations: Optional[dict]) -> tuple[str, Dice, list[tuple[str, str]]]:
+    """The request's Position ID, its dice and ``(notation, position_id)`` of each
+    legal play, sorted by notation. Raises ``UserError`` for bad input."""
+    pid = request.get("position_id")
+    pos = _position(pid)
     dice = _dice(request.get("dice"))
-    plays = legal_plays(pos, dice)
-    return {
-        "position_id": request["position_id"],
-        "dice": dice.as_list(),
-        "plays": sorted(({"play": p.notation(), "position_id": p.result.position_id()}
-                         for p in plays), key=lambda item: item["play"]),
-    }
+    try:
+        plays = legal_plays(pos, dice)
+    except IllegalPositionError:
+        _refuse_impossible(pid, pos)
+        raise
+    return pid, dice, plays.listing(notations)
+
+
+def legal_plays_answer(request: dict, notations: Optional[dict] = None) -> dict:
+    """``{"position_id", "dice", "plays": [{"play", "position_id"}, ...]}`` for a request
+    with ``position_id`` and ``dice``, plays sorted by notation. ``notations``: the
+    memo of :meth:`~companion.legal.LegalPlays.listing`, shared by the lines of a
+    batch. Raises ``UserError`` for bad input."""
+    pid, dice, listing = _listing(request, notations)
+    return {"position_id": pid, "dice": dice.as_list(),
+            "plays": [{"play": text, "position_id": result} for text, result in listing]}
+
+
+def legal_plays_line(request: dict, notations: Optional[dict] = None) -> str:
+    """:func:`legal_plays_answer` as its JSON text (what ``json.dumps`` writes), written
+    directly: notation and Position IDs hold no character that JSON escapes."""
+    pid, dice, listing = _listing(request, notations)
+    plays = ", ".join(['{"play": "%s", "position_id": "%s"}' % item for item in listing])
+    echo = f'"{pid}"' if ALPHABET.issuperset(pid) else json.dumps(pid)
+    return '{"position_id": %s, "dice": [%d, %d], "plays": [%s]}' % (echo, dice.d1, dice.d2, plays)
 
 
 def check_answer(request: dict) -> dict:
@@ -132,10 +156,15 @@ def _request_from_args(args: argparse.Namespace) -> dict:
     return req
 
 
-def _batch(answer: Callable[[dict], dict]) -> int:
+def batch(answer: Callable[[dict], Union[dict, str]], requests: TextIO, answers: TextIO) -> int:
+    """Answer one JSON request object per line of ``requests`` with one JSON line on
+    ``answers`` (flushed per line); ``answer`` gives the answer object or its JSON
+    text. A line that is not a JSON object, or that
+    ``answer`` refuses with ``UserError``, gets ``{"error": "line N: ..."}`` and the
+    batch goes on. Returns the exit code: 1 when any line failed, else 0."""
     failed = 0
-    out = sys.stdout
-    for number, line in enumerate(sys.stdin, start=1):
+    dumps = json.dumps
+    for number, line in enumerate(requests, start=1):
         if not line.strip():
             continue
         try:
@@ -149,15 +178,16 @@ def _batch(answer: Callable[[dict], dict]) -> int:
         except UserError as exc:
             failed += 1
             result = {"error": f"line {number}: {exc}"}
-        out.write(json.dumps(result) + "\n")
-        out.flush()
+        answers.write((result if isinstance(result, str) else dumps(result)) + "\n")
+        answers.flush()
     return 1 if failed else 0
 
 
 def run_legal_plays(args: argparse.Namespace) -> int:
     """Handler of ``companion legal-plays``."""
     if args.batch:
-        return _batch(legal_plays_answer)
+        notations: dict = {}
+        return batch(lambda request: legal_plays_line(request, notations), sys.stdin, sys.stdout)
     answer = legal_plays_answer(_request_from_args(args))
     if args.json:
         print(json.dumps(answer))
@@ -172,7 +202,7 @@ def run_legal_plays(args: argparse.Namespace) -> int:
 def run_check(args: argparse.Namespace) -> int:
     """Handler of ``companion check``."""
     if args.batch:
-        return _batch(check_answer)
+        return batch(check_answer, sys.stdin, sys.stdout)
     answer = check_answer(_request_from_args(args))
     if args.json:
         print(json.dumps(answer))

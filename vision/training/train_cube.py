@@ -56,8 +56,9 @@ def make_samples(n_boards: int, n_plain: int, real_items, rng: np.random.Generat
     (N,) int64."""
     import cv2
 
-    from vision.render_dice import (CUBE_VALUES, DIE_STYLES, CubeLook, draw_cube, draw_die, random_background,
-                                    random_board_scene)
+    from vision.backgrounds import random_background
+    from vision.render_dice import CUBE_VALUES, DIE_STYLES, CubeLook, draw_cube, draw_die
+    from vision.render_roll import random_board_scene
 
     xs, ys = [], []
     t0 = time.time()

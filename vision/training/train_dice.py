@@ -182,7 +182,7 @@ def detector_sample(img: np.ndarray, item: LabelledImage, rng: np.random.Generat
     (crop/4, crop/4) log-size target (NaN where no centre). Cubes count as dice here. The image is
     scaled so its median die side is log-uniform in ``die_range`` (pixels); ``blur_prob``: share
     of crops given a motion blur; ``fast_resize``: shrink with :func:`vision.dice.resize` (as
-    ``DiceSettings.fast_resize`` does at run time) instead of OpenCV's area resize."""
+    the registered-board detector's input is shrunk at run time) instead of OpenCV's area resize."""
     sizes = die_sizes(item)
     med = float(np.median(sizes)) if len(sizes) else 40.0
     if len(item.cube_boxes):
@@ -312,9 +312,9 @@ def mine_hard_negatives(items, detector: pathlib.Path, log, radius: float = 0.5,
 
 
 def board_items(n: int, rng) -> list:
-    """``n`` rendered boards with a roll and maybe a cube (:func:`vision.render_dice.render_roll_on_board`)
+    """``n`` rendered boards with a roll and maybe a cube (:func:`vision.render_roll.render_roll_on_board`)
     as [(image, LabelledImage)] (dataset ``"rendered-board"``)."""
-    from vision.render_dice import render_roll_on_board
+    from vision.render_roll import render_roll_on_board
 
     out = []
     for k in range(n):
@@ -414,7 +414,8 @@ def train_detector(items, epochs: int, rng, log, per_epoch: int = 1200, width: i
 
 def cube_patches(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """``n`` rendered cube patches: (n, 3, 32, 32) float32 and (n,) labels (index in CUBE_VALUES)."""
-    from vision.render_dice import CUBE_STYLES, CUBE_VALUES, DieStyle, draw_cube, random_background
+    from vision.backgrounds import random_background
+    from vision.render_dice import CUBE_STYLES, CUBE_VALUES, DieStyle, draw_cube
 
     xs, ys = [], []
     for _ in range(n):
@@ -442,7 +443,8 @@ def tilt_patches(n: int, rng: np.random.Generator, real: list) -> tuple[np.ndarr
     oriented patch puts parallax) and real dice from ``real`` [(image, LabelledImage)] (nell-byler
     only: photos taken from above, principal point at the image centre)."""
     from vision.cocked import TILT_CONTEXT, TILT_PATCH, oriented_patch
-    from vision.render_dice import DIE_STYLES, DieStyle, draw_die, random_background
+    from vision.backgrounds import random_background
+    from vision.render_dice import DIE_STYLES, DieStyle, draw_die
 
     xs, ys = [], []
     for i in range(n):
@@ -482,7 +484,7 @@ def board_tilt_pool(n_boards: int, rng: np.random.Generator) -> tuple[list[np.nd
     homography), stored as wide 96x96 patches (context 4.8) for jittered re-cropping:
     (patches, labels 1 = tilted, die sides in patch pixels)."""
     from vision.cocked import oriented_patch
-    from vision.render_dice import render_roll_on_board
+    from vision.render_roll import render_roll_on_board
 
     pool, labels, sizes = [], [], []
     for _ in range(n_boards):
@@ -570,7 +572,7 @@ def main() -> None:
     ap.add_argument("--det-range", type=float, nargs=2, default=[11.0, 44.0],
                     help="detector training: die sides (pixels at its input) drawn from this range")
     ap.add_argument("--fast-resize", action="store_true",
-                    help="detector training images shrunk as DiceSettings.fast_resize does at run time")
+                    help="detector training images shrunk as the registered-board detector's input is at run time")
     ap.add_argument("--det-crops", type=int, default=1200, help="detector training crops per epoch")
     ap.add_argument("--hard-radius", type=float, default=0.5,
                     help="false alarms closer than this x die size to a labelled die are not used")
@@ -647,7 +649,7 @@ def main() -> None:
                 continue
             items.append((cv2.imread(str(it.path)), it))
     if args.synthetic:
-        from vision.render_dice import synthetic_training_images
+        from vision.dice_photos import synthetic_training_images
         items += synthetic_training_images(args.synthetic, rng, backgrounds=[], marbled=args.marbled,
                                            translucent=args.translucent, distractors=args.distractors)
         # plain table backgrounds only: pasting onto the real photos could cover labelled dice

@@ -6,9 +6,9 @@ The network reads the die as :func:`vision.cocked.oriented_patch` shows it at ru
 seen from above (through the board's homography), turned so the camera's parallax points up. Its
 examples:
 
-- dice drawn on rendered boards (:func:`vision.render_dice.random_board_scene`: random board styles,
+- dice drawn on rendered boards (:func:`vision.render_roll.random_board_scene`: random board styles,
   states, cameras, lighting), several per board, each on a fresh copy of the frame; half are tilted
-  4..50 degrees and held up as a die is on a real board (:data:`vision.render_dice.LEAN_KINDS`:
+  4..50 degrees and held up as a die is on a real board (:data:`vision.render_roll.LEAN_KINDS`:
   leaning on a checker, against the rail or the bar, balanced on an edge, or free); the flat half
   lies in the open, against a checker (touching it but flat), on a checker or next to the rail,
   so that touching something is not mistaken for leaning on it;
@@ -21,7 +21,7 @@ die's). A
 validation set from another seed (rendered boards, and a fifth of the real training photos kept
 apart) gives the threshold: the lowest tilt probability that calls no real flat die and at most
 0.5% of rendered flat dice cocked (printed; :data:`vision.cocked.TILT_THRESHOLD` is set from it).
-The test seeds of :func:`vision.render_dice.evaluate_cocked_rendered` (1234, 99) are never used.
+The test seeds of :func:`vision.render_roll.evaluate_cocked_rendered` (1234, 99) are never used.
 torch is needed for training only.
 """
 
@@ -49,7 +49,8 @@ def board_dice(rng: np.random.Generator, boards: int, per_board: int = 8, views:
     """Tilt patches of dice drawn on ``boards`` rendered boards: ((N, 32, 32, 3) uint8 BGR,
     (N,) int64 labels 1 = not flat, (N,) float64 tilt in degrees)."""
     from vision.cocked import TILT_CONTEXT, TILT_PATCH, oriented_patch
-    from vision.render_dice import LEAN_KINDS, _lean_pose, draw_die, random_board_scene
+    from vision.render_dice import draw_die
+    from vision.render_roll import LEAN_KINDS, _lean_pose, random_board_scene
 
     xs, ys, tilts = [], [], []
     t0 = time.time()

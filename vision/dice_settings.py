@@ -1,0 +1,155 @@
+"""The thresholds and choices of the dice reader (:class:`DiceSettings`), with the evidence
+each was chosen on.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Optional
+
+from vision.dice_patches import VALUE_PATCH
+
+__all__ = ["DiceSettings"]
+
+
+@dataclasses.dataclass
+class DiceSettings:
+    """Thresholds of the dice reader (all probabilities in 0..1).
+
+    ``peak``: minimum detector heatmap peak (free photos); ``field_peak``: the same with a
+    registered board (lower: a die of the board's colour, e.g. a black die on the bar, peaks
+    weakly; chosen on 150 validation boards, seed 4242: dice found 94.3% -> 96.7%, no more false
+    dice; the classifier still decides), of which the ``field_weak`` strongest below ``peak`` are
+    kept and read only when the stronger ones give fewer than two dice (all of them, read every
+    frame, made a registered frame 1.7 times slower);
+    ``accept``: minimum probability of the die's value
+    (so "not a die" and "cube" together stay below it); ``field_die_input_px``: with a registered
+    board the detector runs at the scale where a die is this many pixels (10 for the shipped
+    ``field_detector``, trained for 8.5-13; 12 for the main detector, trained for 11-44);
+    ``merge``: candidates closer than ``merge`` x size are one die;
+    ``turns``: the classifier reads each patch whose top probability is below ``sure`` again
+    turned by 90, 180, 270 degrees (``turns`` readings in all) and averages (a die's value does
+    not change when it turns); ``wider``: those unsure patches are also read cropped this many
+    times larger (more context around a die whose size the detector underestimated), each at
+    ``turns`` turns, and all readings averaged (only those whose values 1..6 together reach
+    ``wider_min``: the others cannot become dice, and whose best value stays below ``wider_max``:
+    the others are dice already); ``accept_peak`` / ``peak_accept``: a candidate whose
+    detector peak is at least ``accept_peak`` is kept when its value's probability reaches
+    ``peak_accept`` (instead of ``accept``), still above "not a die" and "cube" (the detector's
+    confidence stands in for part of the classifier's); ``photo_peak_accept``: ``peak_accept`` for
+    the free-photo detector's candidates (0.5, equal to ``accept``: the rule is off on free photos,
+    where the free-photo detector peaks higher and 0.4 reads more values wrong);
+    ``pyramid``: the longer sides (pixels) a
+    free photo is resized to for the detector (see :func:`vision.dice_pyramid.pyramid_scales`; 272 between 192 and 384,
+    chosen on fold 1: dice found 1206 -> 1219 of 1263, one more wrong value); ``pyramid_fixed``:
+    how many of the first levels are always searched; ``finest_max_scale``: levels beyond those
+    only when they shrink the photo to this scale or less (1.0: also at the photo's own
+    resolution, where pips are proposed as small dice; used for mining training negatives);
+    ``fine_below``, ``fine_peak``: a large photo's finer levels are merged with the fixed ones
+    when the fixed levels read no die or a die smaller than ``fine_below`` pixels at the finest
+    fixed level's input (small dice); when they read only bigger dice, the finer levels' candidates
+    count only if one of them peaks at ``fine_peak`` or more away from every die read (a die the
+    fixed levels missed), and then never inside a die read (see :meth:`vision.dice.DiceReader._around_dice`).
+    Searched always and merged with the rest, the finer level of a photo three times larger than
+    the labelled ones proposed pips and faces of its big dice, which pushed the dice out of the
+    merge (matteop65's held-out photos: 72.5% found, 83% right); ``benchmarks/dice_photo_sizes.py``;
+    ``level_sizes``:
+    each pyramid level keeps the candidates whose side at the detector's input is in this range
+    (pixels; the shipped detector is trained for 11..44), the finest level also smaller ones and the
+    coarsest also larger ones; ``nested``: a reading inside another at least this many times larger is dropped (a pip read
+    as a die; see :func:`vision.dice.thin_dice`); ``value_patch``: the classifier's patch side (pixels; 32
+    for the shipped model, 48 for ``--cls-arch strided``); ``field_detector``: file name (in the
+    models folder) of the detector used instead of ``dice_detector.onnx`` when the die size is
+    known (a registered board), shrunk with :func:`vision.dice_pyramid.resize` (an integer area step then bilinear, as
+    in its training), at ``field_die_input_px`` (the two go together): the shipped ``dice_detector_field.onnx`` is trained on 900 rendered boards and the
+    fold-1 photos with dice of 8.5..13 pixels and runs where a die is 10 pixels, 0.7x the area
+    of the main detector's 12 (vision/models/README.md; 150 validation boards, seed 4242: dice
+    found 98.0% -> 100%, cocked recall 88.9% -> 95.1%, precision 98.6% -> 100%; a registered
+    1280x720 frame about 0.7x the time); None: the main detector (run it at 12 pixels, shrunk
+    with :func:`vision.dice_pyramid.area_resize`);
+    ``turn_cubes``: with a registered board, also read turned the unsure patches whose most likely
+    class is the doubling cube (off: the cube network reads those itself, at four turns when
+    unsure; measured on 400 rendered boards and the 9 board photos: the same dice, cocked calls and
+    cubes found or one more, about 0.5 ms less per frame);
+    ``max_candidates``: the strongest
+    detector peaks kept per frame; ``recentre_ones``: on free photos, a candidate whose most likely
+    value is 1 and whose values 1..6 together reach this probability is moved to its pip
+    (:func:`vision.top_face.pip_centre`, the centre of a one's top face) and read again there (the
+    detector centres an oblique die between its top face and its body; 0 turns this off);
+    ``photo_classifier``: file name (in the models folder) of the value classifier for free photos
+    (no registered board), None to use ``dice_classifier.onnx`` everywhere (the shipped one is
+    wider, 24 channels, trained with milder colour changes and with the detector's own candidates
+    on labelled dice as extra positives: more dice found on the held-out photos,
+    vision/models/README.md; registered boards keep the faster ``dice_classifier.onnx``,
+    within the 10 ms budget);
+    ``photo_value_patch``: that classifier's patch side (pixels);
+    ``second_views``: on free photos, a merged candidate not read as a die whose values 1..6
+    together reach this probability has the candidates the merge dropped around it (other pyramid
+    levels' views of the spot, of other centres and sizes) read too, those not near a die already
+    read; such a second view becomes a die only at ``second_accept`` (not by the detector-peak
+    rule; None: off; see :meth:`vision.dice.DiceReader.second_views`). Chosen on both folds, each read by the
+    free-photo models that never saw it (fold 0 / fold 1): dice found matteop65 +4 / +1,
+    nell-byler +5 / +11, no more wrong values, one more false die (a side face) in fold 0's
+    matteop65; at 0.5 instead of 0.6 two and four more dice but a false die on a board photo read
+    without registration (test2.jpg, a stack of checkers read "6" at 0.58);
+    ``second_size_ratio``: the candidates around a spot not read as a die whose sizes differ from
+    its candidate's this many times are read whatever its values' probability (a big
+    "not a die" over a small die: board photo test1.jpg read without registration lost its 5
+    so with the detector trained on every photo; the folds' figures do not change);
+    ``detector``: file name (in the models folder) of the detector of free photos (and of
+    registered boards when ``field_detector`` is None); the shipped one and the free-photo
+    classifier are trained on every labelled photo, their copies trained without fold 0 are
+    ``heldout/dice_detector.onnx`` and ``heldout/dice_classifier_photo.onnx`` (for held-out
+    figures: ``python -m vision.evaluate_dice --fold 0 --held-out``).
+    ``front_faces``: on free photos, drop a reading that is the front face of a die seen at an
+    angle, or read the one on top of it (:func:`vision.front_faces.drop_front_faces`);
+    ``face_centres``: on free photos, a die of value 2..6 is centred on its top face
+    (:func:`vision.top_face.face_centre`, the mean of its pips) when that lies within this many
+    sides of where it was read (0: off; a detector that never saw oblique dice centres them on
+    their outline, top and front face together: matteop65 read by models trained without it,
+    found 97.8% -> 98.4%, false dice 6.9% -> 6.3%; the folds' figures do not change).
+    ``pip_agree``: on free photos, a candidate turned down (its most likely value at least this
+    probable, its detector peak at least ``pip_agree_peak``) becomes a die when its pips, counted
+    (:func:`vision.pips.face_pips`), are exactly that value (None: off; dice unlike those the
+    classifier was trained on, vision/models/README.md).
+    ``wider``, ``accept_peak`` and ``peak_accept`` were chosen on fold 1
+    (training photos): the most dice found with no more wrong values or false dice.
+    """
+
+    peak: float = 0.25
+    field_peak: float = 0.1
+    field_weak: int = 8
+    field_die_input_px: float = 10.0
+    accept: float = 0.5
+    merge: float = 0.6
+    turns: int = 4
+    sure: float = 0.9
+    wider: tuple[float, ...] = (1.1, 1.25)
+    wider_min: float = 0.3
+    wider_max: float = 0.7
+    accept_peak: float = 0.7
+    peak_accept: float = 0.4
+    pyramid: tuple[int, ...] = (192, 272, 384, 768)
+    pyramid_fixed: int = 3
+    finest_max_scale: float = 0.77
+    fine_below: float = 16.0
+    fine_peak: float = 0.5
+    level_sizes: tuple[float, float] = (6.0, 48.0)
+    nested: float = 2.5
+    turn_cubes: bool = False
+    value_patch: int = VALUE_PATCH
+    field_detector: Optional[str] = "dice_detector_field.onnx"
+    max_candidates: int = 96
+    max_dice: int = 64
+    recentre_ones: float = 0.2
+    photo_classifier: Optional[str] = "dice_classifier_photo.onnx"
+    photo_value_patch: int = VALUE_PATCH
+    detector: str = "dice_detector.onnx"
+    second_views: Optional[float] = 0.1
+    second_accept: float = 0.6
+    second_size_ratio: float = 2.0
+    photo_peak_accept: float = 0.5
+    front_faces: bool = True
+    face_centres: float = 0.5
+    pip_agree: Optional[float] = 0.3
+    pip_agree_peak: float = 0.5
