@@ -21,6 +21,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "vision.commands",
     "vision.dice_commands",
     "companion.commands.watch",
+    "companion.commands.hub",
 )
 
 

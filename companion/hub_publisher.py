@@ -69,6 +69,7 @@ class TablePublisher:
         self._stop = threading.Event()
         self._connected = False
         self._cursor = outbox.first_unacked()  # next seq to send
+        self._sent = self._cursor - 1  # the highest seq sent (a replay moves the cursor back, not this)
         self._inflight: dict[int, int] = {}  # paho mid -> seq
         self._acks: collections.deque[int] = collections.deque()  # mids acknowledged (PUBACK or sent QoS 0)
         self._state_dirty = True
@@ -95,10 +96,16 @@ class TablePublisher:
         self._thread.start()
         return self
 
-    def stop(self, timeout: float = 5.0) -> None:
-        """Stop following the bus; say offline, and disconnect (rows not yet sent stay in the outbox)."""
+    def stop(self, timeout: float = 5.0, flush_s: float = 2.0) -> None:
+        """Stop following the bus; give the broker up to ``flush_s`` seconds to take
+        the rows still waiting; say offline, and disconnect (rows not yet sent stay
+        in the outbox, for the next run)."""
         if self._unsubscribe is not None:
             self._unsubscribe()
+        deadline = time.monotonic() + flush_s
+        while self._connected and self.outbox.first_unacked() <= self.outbox.last_seq and time.monotonic() < deadline:
+            self._wake.set()
+            time.sleep(0.02)
         self._stop.set()
         self._wake.set()
         if self._thread.is_alive():
@@ -222,6 +229,7 @@ class TablePublisher:
                 return  # disconnected meanwhile: on_connect starts again from the first unacked row
             with self._lock:
                 self._inflight[info.mid] = seq
+                self._sent = max(self._sent, seq)
                 moved_back = self._cursor < seq
                 if self._cursor == seq:
                     self._cursor = seq + 1
@@ -235,7 +243,7 @@ class TablePublisher:
             self._state_dirty = False
             self._last_state = now
             with self._lock:
-                seq = self._cursor - 1  # the last event sent before this state
+                seq = self._sent  # the last event sent before this state
             state = {"table": self.table, "table_id": self.table_id, "seq": seq, "state": self.session.state(),
                      "time_ms": time.time() * 1000.0}
             client.publish(topic(self.tournament, self.table, "state"), encode(state), qos=1, retain=True)
@@ -250,5 +258,5 @@ class TablePublisher:
         if now - self._last_heartbeat >= self.heartbeat_s:
             self._last_heartbeat = now
             client.publish(topic(self.tournament, self.table, "heartbeat"),
-                           encode({"table": self.table, "table_id": self.table_id, "seq": self._cursor - 1,
+                           encode({"table": self.table, "table_id": self.table_id, "seq": self._sent,
                                    "time_ms": time.time() * 1000.0}), qos=0)

@@ -1,0 +1,155 @@
+"""The tournament room on a real Mosquitto broker on loopback: 16 simulated tables
+(real sessions fed scripted games, real publishers with SQLite outboxes) and the
+hub, through a broker crash, a hub restart and bad input; at the end every count
+at the hub equals the count at each table: nothing lost, nothing counted twice."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+
+import paho.mqtt.client as mqtt
+import pytest
+
+from companion.hub_address import parse_hub_url
+from companion.hub_listener import HubListener
+from companion.hub_room import Room
+from companion.hub_topics import topic
+from mosquitto_broker import MOSQUITTO, Broker
+from room_tables import SimTable
+
+pytestmark = pytest.mark.skipif(not MOSQUITTO.exists(), reason="Mosquitto is not installed (.ci/run installs it)")
+
+TOKEN = "director-secret-token"
+
+
+@pytest.fixture()
+def broker(tmp_path):
+    b = Broker(tmp_path / "broker").start()
+    yield b
+    b.stop()
+
+
+def wait_for(condition, timeout=20.0, step=0.05):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(step)
+    return condition()
+
+
+def start_hub(url):
+    room = Room("open")
+    listener = HubListener(parse_hub_url(url), room, replay_every_s=0.3).start()
+    assert listener.wait_connected(10)
+    return room, listener
+
+
+def raw_client(url, client_id):
+    address = parse_hub_url(url)
+    c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id)
+    c.connect(address.host, address.port)
+    c.loop_start()
+    return c
+
+
+def all_arrived(room, tables):
+    for t in tables:
+        view = room.table(t.number)
+        if view is None or view["applied"] != t.outbox.last_seq or view["pending"]:
+            return False
+    return True
+
+
+def test_sixteen_tables_survive_a_broker_crash_a_hub_restart_and_bad_input(broker, tmp_path, caplog):
+    caplog.set_level(logging.WARNING)
+    room, hub = start_hub(broker.url)
+    tables = [SimTable(broker.url, "open", n, tmp_path, seed=100 + n, match_length=1, games=1).start()
+              for n in range(1, 17)]
+    longest = max(len(t.frames) for t in tables)
+
+    def play(fraction):
+        target = int(longest * fraction)
+        while any(t.position < min(target, len(t.frames)) for t in tables):
+            for t in tables:
+                t.step(25)
+
+    play(0.3)
+    assert wait_for(lambda: sum((room.table(t.number) or {}).get("applied", 0) for t in tables) > 0)
+    broker.stop()  # SIGKILL: the broker crashes mid-match, the tables go on refereeing
+    play(0.55)
+    waiting = sum(t.outbox.unacked_count() for t in tables)
+    assert waiting > 0, "events made while the broker was away wait in the outboxes"
+    broker.start()
+    play(0.75)
+    hub.stop()  # the hub goes away; a new one starts with nothing and rebuilds from the room
+    play(0.85)
+    room, hub = start_hub(broker.url)
+
+    # bad input from a stranger on the broker, and a second box that was given table 3's number
+    stranger = raw_client(broker.url, "stranger")
+    stranger.publish(topic("open", 5, "event"), b"\xff\xfe not json", qos=1)
+    stranger.publish("companion/open/table/x/event", b"{}", qos=1)
+    stranger.publish(topic("open", 6, "event"), json.dumps({"table": 9, "table_id": "zz", "seq": 1}), qos=1)
+    impostor = SimTable(broker.url, "open", 3, tmp_path, seed=999, match_length=1, games=1,
+                        outbox_name="impostor-3.sqlite").start()
+    impostor.step(200)
+
+    play(1.0)
+    assert wait_for(lambda: all_arrived(room, tables), timeout=40), [
+        (t.number, t.outbox.last_seq, room.table(t.number) and room.table(t.number)["applied"]) for t in tables]
+    for t in tables:
+        view = room.table(t.number)
+        assert view["table_id"] == t.outbox.table_id
+        assert view["counts"] == t.outbox.counts()  # every event once, per type
+        assert sum(view["counts"].values()) == t.outbox.last_seq
+        # ... and the outbox holds everything the table's bus carried once publishing started
+        seen = dict(t.seen)
+        seen["turn"] -= 1  # the session's first turn, published before the publisher subscribed
+        assert {k: v for k, v in seen.items() if v} == t.outbox.counts()
+        score = list(t.session.state()["score"])
+        assert wait_for(lambda: room.table(t.number)["state"].get("score") == score, timeout=5), (t.number, room.table(t.number)["state"].get("score"), score)  # the retained state
+    finished = [t for t in tables if t.session.state()["waiting_for"] == "game_over"]
+    assert sorted(r["table"] for r in room.results()) == sorted(t.number for t in finished)
+    reasons = " | ".join(reason for _, reason in room.ignored)
+    assert "not UTF-8 JSON" in reasons and "table number" in reasons and "payload says table 9" in reasons
+    assert "claims its number" in reasons
+    assert any("lost the broker" in r.getMessage() for r in caplog.records)
+    stranger.loop_stop()
+    impostor.stop()
+    for t in tables:
+        t.stop()
+    hub.stop()
+
+
+def test_director_commands_need_the_token_and_land_in_the_audit_trail(broker, tmp_path):
+    room, hub = start_hub(broker.url)
+    table = SimTable(broker.url, "open", 4, tmp_path, seed=4, token=TOKEN).start()
+    table.step(40)
+    assert wait_for(lambda: room.table(4) is not None and room.table(4)["applied"] == table.outbox.last_seq)
+
+    wrong = hub.send_command(4, "new_match", "not-the-token", settings={"players": ["X", "Y"], "match_length": 3})
+    none = hub.send_command(4, "new_match", None, settings={"players": ["X", "Y"], "match_length": 3})
+    assert wait_for(lambda: room.reply(4, wrong) is not None and room.reply(4, none) is not None)
+    assert room.reply(4, wrong) == {"id": wrong, "action": "new_match", "ok": False, "error": "wrong access token"}
+    assert "needs the director's token" in room.reply(4, none)["error"]
+    assert table.session.state()["players"] == ["North 4", "South 4"]
+
+    good = hub.send_command(4, "new_match", TOKEN, settings={"players": ["Ann", "Bob"], "match_length": 5})
+    assert wait_for(lambda: room.reply(4, good) is not None)
+    assert room.reply(4, good)["ok"] is True
+    assert table.session.state()["players"] == ["Ann", "Bob"]
+    bad_args = hub.send_command(4, "set_dice", TOKEN, dice=[7, 1])
+    assert wait_for(lambda: room.reply(4, bad_args) is not None)
+    assert room.reply(4, bad_args)["ok"] is False and "1-6" in room.reply(4, bad_args)["error"]
+
+    assert wait_for(lambda: len(room.table(4)["commands"]) == 4)
+    trail = [(c["action"], c["accepted"]) for c in room.table(4)["commands"]]
+    assert trail == [("new_match", False), ("new_match", False), ("new_match", True), ("set_dice", False)]
+    assert all("token" not in c["args"] for c in room.table(4)["commands"])
+    assert wait_for(lambda: room.table(4)["state"].get("players") == ["Ann", "Bob"])
+    assert table.publisher.commands_refused == 3
+    table.stop()
+    hub.stop()
