@@ -153,3 +153,48 @@ def test_director_commands_need_the_token_and_land_in_the_audit_trail(broker, tm
     assert table.publisher.commands_refused == 3
     table.stop()
     hub.stop()
+
+
+def test_a_watch_process_killed_with_sigkill_and_restarted_loses_nothing(broker, tmp_path, repo_root):
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    import cv2
+    import numpy as np
+
+    from companion.hub_outbox import Outbox
+
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for i in range(12):
+        cv2.imwrite(str(folder / f"f{i:03d}.png"), np.full((48, 64, 3), 60 + 10 * i, np.uint8))
+    outbox_path = tmp_path / "table-9.sqlite"
+    room, hub = start_hub(broker.url)
+    command = [sys.executable, "-m", "companion", "watch", "--no-web", "--keyboard", "off", "--source", str(folder),
+               "--stills", "--fps", "4", "--speed", "1", "--hub", broker.url, "--table", "9",
+               "--tournament", "open", "--hub-outbox", str(outbox_path)]
+    env = dict(os.environ, PYTHONPATH=str(repo_root))
+    first = subprocess.Popen(command, cwd=repo_root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        assert wait_for(lambda: (room.table(9) or {}).get("applied", 0) >= 4, timeout=60)
+        os.kill(first.pid, signal.SIGKILL)
+        first.wait(10)
+    finally:
+        if first.poll() is None:
+            first.kill()
+    assert wait_for(lambda: (room.table(9) or {}).get("online") is False, timeout=30)  # the last will
+    second = subprocess.run(command, cwd=repo_root, env=env, capture_output=True, text=True, timeout=120)
+    assert second.returncode == 0, second.stdout + second.stderr
+    assert "room: table 9 of open publishing to mqtt://127.0.0.1" in second.stdout
+    box = Outbox(str(outbox_path))
+    try:
+        assert wait_for(lambda: room.table(9)["applied"] == box.last_seq and not room.table(9)["pending"])
+        assert room.table(9)["counts"] == box.counts()
+        assert box.counts()["reading"] >= 12  # the frames of both runs, each once
+        assert box.unacked_count() == 0
+    finally:
+        box.close()
+    assert room.table(9)["online"] is False  # said offline on a clean exit
+    hub.stop()
