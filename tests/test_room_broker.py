@@ -198,3 +198,31 @@ def test_a_watch_process_killed_with_sigkill_and_restarted_loses_nothing(broker,
         box.close()
     assert room.table(9)["online"] is False  # said offline on a clean exit
     hub.stop()
+
+
+def test_a_hub_on_a_bridged_broker_gets_every_event_of_the_venue(broker, tmp_path):
+    """Two Mosquitto brokers (a venue and a stream studio): the studio's broker bridges
+    ``companion/open/#`` from the venue's, both ways (replay requests go back)."""
+    studio = Broker(tmp_path / "studio", extra=(
+        "connection venue\n"
+        f"address 127.0.0.1:{broker.port}\n"
+        "topic companion/open/# both 1\n"
+        "cleansession true\n"
+        "restart_timeout 1\n"
+    )).start()
+    try:
+        room, hub = start_hub(studio.url)
+        table = SimTable(broker.url, "open", 6, tmp_path, seed=6, match_length=1, games=1).start()
+        while not table.done:
+            table.step(50)
+        assert wait_for(lambda: (room.table(6) or {}).get("applied") == table.outbox.last_seq, timeout=30)
+        assert room.table(6)["counts"] == table.outbox.counts()
+        hub.stop()
+        # a hub started later at the studio rebuilds the table from its outbox, across the bridge
+        room2, hub2 = start_hub(studio.url)
+        assert wait_for(lambda: (room2.table(6) or {}).get("applied") == table.outbox.last_seq, timeout=30)
+        assert room2.table(6)["counts"] == table.outbox.counts()
+        hub2.stop()
+        table.stop()
+    finally:
+        studio.stop()
