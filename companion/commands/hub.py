@@ -34,12 +34,11 @@ def register(subparsers: Any) -> None:
     p.add_argument("--web", default=DEFAULT_HUB_WEB, metavar="HOST:PORT", help=f"serve the page here (default {DEFAULT_HUB_WEB})")
     p.add_argument("--web-open", action="store_true", help="on a non-loopback --web, let anyone view without the token")
     p.add_argument("--token", metavar="TOKEN", help="the director's token (default COMPANION_HUB_TOKEN, else random)")
-    p.add_argument("--seconds", type=float, default=None, help=argparse.SUPPRESS)  # run for a while (tests)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the hub until interrupted (or ``--seconds``)."""
+    """Run the hub until interrupted."""
     from companion.hub_address import parse_hub_url
     from companion.hub_listener import HubListener
     from companion.hub_room import Room
@@ -74,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"hub: {server.url}/  (director: {server.url}/?token={server.token})", flush=True)
     stop = threading.Event()
     try:
-        stop.wait(args.seconds)
+        stop.wait()
     finally:
         app.extensions["companion_hub"]["feed"].close()
         listener.stop()
