@@ -1,6 +1,6 @@
 """``companion hub`` as a process, with a real broker, and its page in headless Chromium:
 a table that starts playing appears in the grid, its card follows the game live, and
-its alerts reach the room's list."""
+its alerts reach the room's list; the director starts a new match from the table's page."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def test_the_hub_page_follows_a_table_live(browser, tmp_path, repo_root):
         page.wait_for_selector('#connection[data-state="live"]', timeout=WAIT)
         assert page.locator("#no-tables").count() == 1
 
-        table = SimTable(broker.url, "open", 5, tmp_path, seed=3, match_length=1, games=1).start()
+        table = SimTable(broker.url, "open", 5, tmp_path, seed=3, match_length=1, games=1, token="hub-token").start()
         table.step(60)
         page.wait_for_selector("#table-5 svg#board", timeout=WAIT)
         while not table.done:
@@ -55,6 +55,17 @@ def test_the_hub_page_follows_a_table_live(browser, tmp_path, repo_root):
                                timeout=WAIT)
         assert page.locator("#results-table tr.result[data-table='5']").count() == 1
         assert page.locator("#alert-list li.room-alert[data-table='5']").count() >= 1
+
+        # the director signs in and starts the next match on table 5 from its page
+        page.goto(url + "/?token=hub-token")
+        page.goto(url + "/table/5")
+        form = page.locator('form[data-action="new_match"]')
+        form.locator('input[name="player0"]').fill("Cleo")
+        form.locator('input[name="player1"]').fill("Dan")
+        form.locator("button").click()
+        page.wait_for_selector("#command-result.ok", timeout=WAIT)
+        assert page.locator("#command-result").inner_text() == "Done: new_match"
+        assert table.session.state()["players"] == ["Cleo", "Dan"]
         assert errors == []
     finally:
         context.close()

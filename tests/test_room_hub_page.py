@@ -97,3 +97,22 @@ def test_commands_from_the_page_need_the_directors_token(room_app):
                           headers={"Authorization": f"Bearer {TOKEN}"})
     assert refused.status_code == 409 and "level" in refused.get_json()["error"]
     assert client.post("/api/table/40/command", json=body, headers={"Authorization": f"Bearer {TOKEN}"}).status_code == 404
+
+
+def test_a_signed_in_director_acts_from_the_tables_page(room_app):
+    import re
+
+    app, room, tables = room_app
+    client = app.test_client()
+    assert 'data-action="undo"' not in client.get("/table/11").get_data(as_text=True)  # no forms without the token
+    assert client.get("/?token=wrong").status_code == 403
+    assert client.get(f"/?token={TOKEN}").status_code == 302
+    page = client.get("/table/11").get_data(as_text=True)
+    assert 'form class="command" data-action="new_match"' in page
+    csrf = re.search(r'<meta name="csrf-token" content="([^"]+)">', page).group(1)
+    body = {"action": "new_match", "settings": {"players": ["Cleo", "Dan"], "match_length": 7}}
+    assert client.post("/api/table/11/command", json=body).status_code == 403  # signed in, but no CSRF token
+    answer = client.post("/api/table/11/command", json=body, headers={"X-CSRF-Token": csrf})
+    assert answer.status_code == 200 and answer.get_json()["ok"] is True
+    assert tables[1].session.state()["players"] == ["Cleo", "Dan"]
+    assert tables[1].session.state()["match_length"] == 7
