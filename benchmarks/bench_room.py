@@ -7,10 +7,15 @@ What it measures (Mosquitto on loopback, started here; Debian's ``mosquitto``):
 1. ``event_to_hub``: from an event's ``time_ms`` on a table's bus (its
    creation) to the hub's room model applying it, for every event of every
    table; the hub runs in its own process (``Room`` + ``HubListener``, as
-   ``companion hub`` runs them, page not served). Median and 99th percentile.
-2. ``hub_cpu``: the hub process's CPU time while the tables play, divided by
-   the wall time (1.0 = one core busy).
-3. Baseline in the same run: a bare paho QoS 1 publish -> subscribe round
+   ``companion hub`` runs them). Median and 99th percentile.
+2. ``event_to_page``: from the same moment to headless Chromium (Debian's,
+   through Playwright) drawing that table's card on the director's page with
+   the event counted (``data-events``), the page following the hub's event
+   stream as a director's browser does.
+3. ``hub_cpu``: the hub process's CPU time while the tables play (room model,
+   listener and page server with one browser), divided by the wall time
+   (1.0 = one core busy).
+4. Baseline in the same run: a bare paho QoS 1 publish -> subscribe round
    trip through the same broker with the same tables running (what the broker
    and the client library cost on their own).
 
@@ -38,19 +43,22 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 
 def hub_process(url: str, commands, queue) -> None:
-    """Run the hub's room model; CPU is counted between the first two ``commands``;
-    the report goes to ``queue`` after the third."""
-    import os
-
+    """Run the hub (room model, listener and the director's page, as ``companion hub``);
+    CPU is counted between the first two ``commands``; the report goes to ``queue``
+    after the third."""
     from companion.hub_address import parse_hub_url
     from companion.hub_listener import HubListener
     from companion.hub_room import Room
+    from web.hub_app import create_hub_app
+    from web.server import serve
     from web.tracker import Tracker
 
     room = Room("bench", follow=Tracker)
     listener = HubListener(parse_hub_url(url), room).start()
     listener.wait_connected(10)
-    queue.put(("ready", os.getpid()))
+    app = create_hub_app(room, None)
+    server = serve(app, "127.0.0.1", 0)
+    queue.put(("ready", server.url))
     commands.get()  # the tables start
     cpu0, wall0 = time.process_time(), time.monotonic()
     commands.get()  # the tables have played for the measured time
@@ -60,7 +68,54 @@ def hub_process(url: str, commands, queue) -> None:
     dup = {n: room.table(n)["duplicates"] for n in room.numbers()}
     queue.put(("done", {"cpu_s": cpu, "wall_s": wall, "latencies": list(room.latencies_ms), "counts": counts,
                         "duplicates": dup, "stop": stop}))
+    app.extensions["companion_hub"]["feed"].close()
+    server.stop()
     listener.stop()
+
+
+#: Run in the page before its own script: note when each table's card is (re)drawn, and
+#: the events it then shows (``data-events``), on the wall clock (ms since the epoch).
+SHOWN_SCRIPT = """
+window.cardsShown = [];
+new MutationObserver(function (records) {
+  var now = Date.now();
+  records.forEach(function (r) {
+    r.addedNodes.forEach(function (n) {
+      if (n.dataset && n.dataset.table) {
+        window.cardsShown.push([Number(n.dataset.table), Number(n.dataset.events), now]);
+      }
+    });
+  });
+}).observe(document, { childList: true, subtree: true });
+"""
+
+
+def page_latencies(tables, shown) -> list[float]:
+    """Milliseconds from each event's creation on its table's bus to the first
+    drawing of that table's card that shows it (its ``data-events`` >= the event's
+    ``seq``), for the events made while the page was open."""
+    by_table: dict[int, list] = {}
+    for number, events, at in shown:
+        by_table.setdefault(number, []).append((at, events))
+    out = []
+    for t in tables:
+        draws = sorted(by_table.get(t.number, []))
+        if not draws:
+            continue
+        first_draw = draws[0][0]
+        rows = t.outbox.rows(1, 10**9)
+        times = {seq: event.get("time_ms") for seq, event in rows}
+        k = 0
+        for seq in sorted(times):
+            made = times[seq]
+            if not isinstance(made, (int, float)) or made < first_draw:
+                continue
+            while k < len(draws) and draws[k][1] < seq:
+                k += 1
+            if k == len(draws):
+                break
+            out.append(draws[k][0] - made)
+    return out
 
 
 def baseline_round_trip(url: str, n: int = 200) -> list[float]:
@@ -102,6 +157,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=64)
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--no-browser", dest="browser", action="store_false",
+                        help="skip the page in headless Chromium")
     args = parser.parse_args()
 
     from companion.demo import DEMO_FPS
@@ -114,7 +171,20 @@ def main() -> None:
     queue, commands = ctx.Queue(), ctx.Queue()
     hub = ctx.Process(target=hub_process, args=(broker.url, commands, queue))
     hub.start()
-    assert queue.get(timeout=60)[0] == "ready"
+    kind, hub_url = queue.get(timeout=60)
+    assert kind == "ready"
+    browser = page = playwright = None
+    if args.browser:
+        from playwright.sync_api import sync_playwright
+
+        from web_chromium import launch_chromium
+
+        playwright = sync_playwright().start()
+        browser = launch_chromium(playwright)
+        page = browser.new_page(viewport={"width": 1600, "height": 1200})
+        page.add_init_script(SHOWN_SCRIPT)
+        page.goto(hub_url + "/")
+        page.wait_for_selector('#connection[data-state="live"]', timeout=30000)
     tables = [SimTable(broker.url, "bench", n, folder, seed=n, match_length=5, games=9).start()
               for n in range(1, args.tables + 1)]
     commands.put("start")
@@ -134,9 +204,15 @@ def main() -> None:
     while time.monotonic() < deadline and any(t.outbox.unacked_count() for t in tables):
         time.sleep(0.2)
     time.sleep(2.0)
+    shown = []
+    if page is not None:
+        shown = page.evaluate("window.cardsShown")
+        browser.close()
+        playwright.stop()
     commands.put("report")
     kind, report = queue.get(timeout=60)
     hub.join(10)
+    page_lat = page_latencies(tables, shown) if args.browser else []
     lost = doubled = 0
     events = 0
     for t in tables:
@@ -155,6 +231,11 @@ def main() -> None:
     print(f"tables {args.tables} at {DEMO_FPS:g} frames/s each for {args.seconds:g} s "
           f"(the table loop ended {behind:.2f} s behind its pace); {events} events")
     print(f"event_to_hub   median {statistics.median(lat):.1f} ms   p99 {p(0.99):.1f} ms   (n={len(lat)})")
+    if page_lat:
+        page_lat.sort()
+        print(f"event_to_page  median {statistics.median(page_lat):.1f} ms   "
+              f"p99 {page_lat[min(len(page_lat) - 1, int(0.99 * len(page_lat)))]:.1f} ms   (n={len(page_lat)}, "
+              f"headless Chromium showing the table's card)")
     print(f"baseline paho QoS 1 round trip   median {statistics.median(baseline):.1f} ms   "
           f"p99 {sorted(baseline)[int(0.99 * len(baseline))]:.1f} ms")
     print(f"hub_cpu        {report['cpu_s'] / report['wall_s']:.2f} cores "

@@ -10,8 +10,11 @@ access rules are :mod:`web.security`'s (viewing open on loopback, actions with
 the director's token).
 
 Routes: ``GET /`` (the grid, the room's alerts, the results), ``GET /events``
-(server-sent events: ``data: {"version", "tables"}`` after each change),
-``GET /fragment/card/<n>`` (one table's card, as HTML in JSON),
+(server-sent events: ``data: {"version", "tables"}``, the tables changed in a
+short window),
+``GET /fragment/cards?tables=1,5,9&boards=1:KEY,...`` (those tables' cards,
+the alerts and the results, as HTML in JSON; a card whose board the page
+already shows, by its ``board_key``, comes without the drawing),
 ``GET /table/<n>`` (the table's full view), ``GET /table/<n>/match.mat``
 (its record), ``GET /api/room`` (everything as JSON), ``GET /results.csv``,
 ``POST /api/table/<n>/command`` (a director command, see
@@ -25,6 +28,7 @@ import io
 import json
 import secrets
 import time
+import zlib
 from typing import Any, Callable, Mapping, Optional
 
 from flask import Flask, Response, abort, current_app, jsonify, redirect, render_template, request
@@ -39,7 +43,8 @@ SendCommand = Callable[[int, str, Optional[str], dict[str, Any]], str]
 def card_of(room: Any, number: int) -> Optional[dict[str, Any]]:
     """What a table's card shows: the dashboard's view of its state plus ``number``,
     ``online``, ``alert_count``, ``badges`` (``offline``, the current alert's kind,
-    ``device``) and ``events`` (applied). ``None`` for an unknown table."""
+    ``device``), ``events`` (applied) and ``board_key`` (a CRC-32 of the board's
+    SVG: a page that shows that key keeps its drawing). ``None`` for an unknown table."""
     table = room.table(number)
     if table is None:
         return None
@@ -52,7 +57,8 @@ def card_of(room: Any, number: int) -> Optional[dict[str, Any]]:
     if view["devices"].get("warning"):
         badges.append("device")
     return {"number": number, "online": table["online"], "view": view, "badges": badges,
-            "alert_count": len(table["alerts"]), "events": table["applied"]}
+            "alert_count": len(table["alerts"]), "events": table["applied"],
+            "board_key": format(zlib.crc32(view["board_svg"].encode("utf-8")), "08x")}
 
 
 def results_csv(results: list[Mapping[str, Any]]) -> str:
@@ -74,12 +80,13 @@ def create_hub_app(room: Any, send_command: Optional[SendCommand] = None,
     sends a director command and returns its id (``HubListener.send_command``;
     ``None``: commands are off). Config: ``ACCESS_TOKEN`` (the director's token,
     random when not given), ``VIEW_REQUIRES_TOKEN`` (False), ``COMMAND_TIMEOUT_S``
-    (5), ``SSE_KEEPALIVE_S`` (15). Sets ``room.on_change`` to feed the page's
+    (5), ``SSE_KEEPALIVE_S`` (15), ``SSE_COALESCE_S`` (0.03: the changes of this
+    many seconds after the first go out as one message). Sets ``room.on_change`` to feed the page's
     event stream."""
     app = Flask("web", template_folder="templates", static_folder="static")
     app.config.from_mapping(
         SECRET_KEY=secrets.token_hex(32), ACCESS_TOKEN=new_token(), VIEW_REQUIRES_TOKEN=False,
-        COMMAND_TIMEOUT_S=5.0, SSE_KEEPALIVE_S=15.0, SESSION_COOKIE_HTTPONLY=True,
+        COMMAND_TIMEOUT_S=5.0, SSE_KEEPALIVE_S=15.0, SSE_COALESCE_S=0.03, SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Strict", SESSION_COOKIE_NAME="companion_hub", MAX_CONTENT_LENGTH=64 * 1024,
     )
     if test_config:
@@ -115,15 +122,22 @@ def create_hub_app(room: Any, send_command: Optional[SendCommand] = None,
                                version=feed.version, signed_in=is_signed_in(), csrf=csrf_token(),
                                tournament=room.tournament)
 
-    @app.get("/fragment/card/<int:number>")
-    def card(number: int) -> Any:
+    @app.get("/fragment/cards")
+    def cards() -> Any:
         if not may_view():
             return refused()
-        c = card_of(room, number)
-        if c is None:
-            abort(404)
-        return jsonify({"number": number, "html": render_template("_hub_card.html", card=c),
-                        "alerts": render_template("_hub_alerts.html", alerts=room.alerts(100)),
+        try:
+            numbers = sorted({int(n) for n in request.args.get("tables", "").split(",") if n})[:1000]
+        except ValueError:
+            return jsonify({"error": "tables is a comma-separated list of table numbers"}), 400
+        shown = dict(item.partition(":")[::2] for item in request.args.get("boards", "").split(",") if ":" in item)
+        out = []
+        for number in numbers:
+            c = card_of(room, number)
+            if c is not None:
+                keep = shown.get(str(number)) == c["board_key"]
+                out.append({"number": number, "html": render_template("_hub_card.html", card=c, keep_board=keep)})
+        return jsonify({"cards": out, "alerts": render_template("_hub_alerts.html", alerts=room.alerts(100)),
                         "results": render_template("_hub_results.html", results=room.results())})
 
     @app.get("/events")
@@ -131,6 +145,7 @@ def create_hub_app(room: Any, send_command: Optional[SendCommand] = None,
         if not may_view():
             return refused()
         keepalive = float(current_app.config["SSE_KEEPALIVE_S"])
+        coalesce_s = float(current_app.config["SSE_COALESCE_S"])
         try:
             since = int(request.args.get("since", feed.version))
         except ValueError:
@@ -141,7 +156,10 @@ def create_hub_app(room: Any, send_command: Optional[SendCommand] = None,
             quiet_since = time.monotonic()
             yield "retry: 1000\n\n"
             while not feed.closed:
-                version, tables = feed.wait(version, 1.0)
+                _, tables = feed.wait(version, 1.0)
+                if tables:  # gather the changes of a short window into one message
+                    time.sleep(coalesce_s)
+                version, tables = feed.wait(version, 0)
                 if tables is None or tables:
                     quiet_since = time.monotonic()
                     listed = None if tables is None else sorted(tables)

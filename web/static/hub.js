@@ -15,7 +15,11 @@
     var holder = document.createElement("div");
     holder.innerHTML = html;
     var card = holder.firstElementChild;
-    card.dataset.shownAt = String(Date.now());
+    var board = card.querySelector(".mini-board");
+    if (old && board && board.dataset.keep) {  // the same drawing: keep the one shown
+      var shown = old.querySelector(".mini-board");
+      if (shown) { board.replaceWith(shown); }
+    }
     if (old) {
       old.replaceWith(card);
     } else {
@@ -35,16 +39,21 @@
     if (busy || numbers.length === 0) { return; }
     busy = true;
     pending = {};
-    Promise.all(numbers.map(function (n) {
-      return fetch("/fragment/card/" + n, { credentials: "same-origin", cache: "no-store" })
-        .then(function (r) { return r.ok ? r.json() : null; })
-        .then(function (data) {
-          if (!data) { return; }
-          replaceCard(Number(n), data.html);
-          document.getElementById("alerts").innerHTML = data.alerts;
-          document.getElementById("results").innerHTML = data.results;
-        });
-    })).catch(function () {}).then(function () { busy = false; drain(); });
+    var boards = numbers.map(function (n) {
+      var b = document.querySelector("#table-" + n + " .mini-board");
+      return b ? n + ":" + b.dataset.boardKey : "";
+    }).filter(Boolean);
+    fetch("/fragment/cards?tables=" + numbers.join(",") + "&boards=" + boards.join(","),
+          { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (data) {
+        if (!data) { return; }
+        data.cards.forEach(function (c) { replaceCard(c.number, c.html); });
+        document.getElementById("alerts").innerHTML = data.alerts;
+        document.getElementById("results").innerHTML = data.results;
+      })
+      .catch(function () {})
+      .then(function () { busy = false; drain(); });
   }
 
   var es = new EventSource("/events?since=" + encodeURIComponent(document.body.dataset.version));
