@@ -226,3 +226,39 @@ def test_a_hub_on_a_bridged_broker_gets_every_event_of_the_venue(broker, tmp_pat
         table.stop()
     finally:
         studio.stop()
+
+
+def test_a_table_cut_off_the_network_catches_up_in_order_when_it_returns(broker, tmp_path):
+    from tcp_proxy import CuttableProxy
+
+    cable = CuttableProxy(("127.0.0.1", broker.port))
+    room, hub = start_hub(broker.url)
+    table = SimTable(f"mqtt://127.0.0.1:{cable.port}", "open", 8, tmp_path, seed=8).start()
+    other = SimTable(broker.url, "open", 9, tmp_path, seed=9).start()
+    try:
+        table.step(150)
+        other.step(150)
+        assert wait_for(lambda: (room.table(8) or {}).get("applied") == table.outbox.last_seq > 0)
+        cable.cut()
+        assert wait_for(lambda: room.table(8)["online"] is False, timeout=10)  # the broker says so: last will
+        before = room.table(8)["applied"]
+        for _ in range(10):  # the table goes on refereeing, the other table goes on publishing
+            table.step(40)
+            other.step(40)
+            time.sleep(0.1)
+        assert table.outbox.unacked_count() > 0
+        assert room.table(8)["applied"] == before
+        assert wait_for(lambda: room.table(9)["applied"] == other.outbox.last_seq)
+        cable.restore()
+        assert wait_for(lambda: room.table(8)["applied"] == table.outbox.last_seq and room.table(8)["online"],
+                        timeout=30)
+        assert room.table(8)["counts"] == table.outbox.counts()
+        assert room.table(8)["pending"] == 0
+        assert table.outbox.unacked_count() == 0
+        offline = [a for a in room.alerts() if a["table"] == 8 and a["kind"] == "offline"]
+        assert len(offline) == 1
+    finally:
+        table.stop()
+        other.stop()
+        hub.stop()
+        cable.close()
