@@ -81,8 +81,11 @@ def register(subparsers: Any) -> None:
     room.add_argument("--hub", metavar="URL", help="the room's broker: mqtt://HOST:1883 or mqtts://HOST:8883 "
                       "(USER:PASSWORD@ in the URL or COMPANION_MQTT_USERNAME / COMPANION_MQTT_PASSWORD)")
     room.add_argument("--table", type=int, metavar="N", help="this table's number in the room (1-999; needed with --hub)")
-    room.add_argument("--tournament", default=DEFAULT_TOURNAMENT, metavar="NAME",
+    room.add_argument("--tournament", default=None, metavar="NAME",
                       help=f"the tournament's name in the topics (default {DEFAULT_TOURNAMENT})")
+    room.add_argument("--room-config", metavar="FILE",
+                      help='JSON file with a "room" object (hub, table, tournament, hub_ca, hub_outbox, hub_token); '
+                           "the same object in the --calibration profile is read too; the command line wins")
     room.add_argument("--hub-ca", metavar="FILE", help="PEM file of the CAs to trust for mqtts:// (default: the system's)")
     room.add_argument("--hub-outbox", metavar="FILE",
                       help="SQLite outbox where events wait for the broker (default: beside --match-log, else in the cache)")
@@ -314,13 +317,42 @@ def _start_leds(args: argparse.Namespace, bus: Any, session: Any, stack: list, s
     bus.subscribe(on_button)
 
 
+def _has_room(path: str) -> bool:
+    """True when the JSON file at ``path`` has a ``"room"`` key (an unreadable
+    profile is left to the board reader to report)."""
+    import json
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and "room" in data
+
+
 def hub_options(args: argparse.Namespace) -> Any:
-    """Check ``--hub``/``--table``/``--tournament`` before anything starts: the
-    :class:`companion.hub_address.HubAddress`, or ``None`` without ``--hub``.
-    Raises ``UserError`` with one sentence."""
+    """Check ``--hub``/``--table``/``--tournament`` (completed from ``--room-config``
+    and the profile's ``"room"``, see :mod:`companion.room_settings`) before
+    anything starts: the :class:`companion.hub_address.HubAddress`, or ``None``
+    without a hub. Fills ``args`` with the merged values. Raises ``UserError``
+    with one sentence."""
     from companion.hub_address import parse_hub_url
     from companion.hub_topics import check_table, check_tournament
+    from companion.room_settings import ROOM_KEYS, merge_room_settings, read_room_settings
 
+    sources = []
+    try:
+        if getattr(args, "room_config", None):
+            sources.append(read_room_settings(args.room_config))
+        if getattr(args, "calibration", None) and _has_room(args.calibration):
+            sources.append(read_room_settings(args.calibration))
+    except ValueError as exc:
+        raise UserError(f"room settings: {exc}") from None
+    merged = merge_room_settings({k: getattr(args, k, None) for k in ROOM_KEYS}, *sources)
+    for key, value in merged.items():
+        setattr(args, key, value)
+    if args.tournament is None:
+        args.tournament = DEFAULT_TOURNAMENT
     if not getattr(args, "hub", None):
         if getattr(args, "table", None) is not None:
             raise UserError("--table needs --hub (the room's broker)")
