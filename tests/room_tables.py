@@ -20,12 +20,12 @@ from companion.session import Session
 class SimTable:
     """Table ``number`` of ``tournament`` on the broker at ``url``, its outbox in
     ``folder``; plays ``games`` seeded games (``seed``) of a match to
-    ``match_length``. ``step(n)`` feeds the next ``n`` frames; ``done`` when the
+    ``match_length``; ``ca_file``: the CAs to trust for ``mqtts://``. ``step(n)`` feeds the next ``n`` frames; ``done`` when the
     script is over. ``seen`` counts the events the table's own bus carried, per type."""
 
     def __init__(self, url: str, tournament: str, number: int, folder: pathlib.Path, seed: int,
                  match_length: int = 3, games: int = 2, token: Optional[str] = None,
-                 heartbeat_s: float = 1.0, outbox_name: Optional[str] = None) -> None:
+                 heartbeat_s: float = 1.0, outbox_name: Optional[str] = None, ca_file: Optional[str] = None) -> None:
         self.number = number
         self.bus = EventBus()
         self.seen: collections.Counter[str] = collections.Counter()
@@ -36,7 +36,7 @@ class SimTable:
         self.frames = observations(script, misread_rate=0.05, seed=seed)
         self.position = 0
         self.outbox = Outbox(str(folder / (outbox_name or f"table-{number}.sqlite")))
-        self.publisher = TablePublisher(parse_hub_url(url), tournament, number, self.session, self.outbox,
+        self.publisher = TablePublisher(parse_hub_url(url, ca_file=ca_file), tournament, number, self.session, self.outbox,
                                         token=token, heartbeat_s=heartbeat_s, state_period_s=0.1)
 
     def start(self) -> "SimTable":

@@ -262,3 +262,50 @@ def test_a_table_cut_off_the_network_catches_up_in_order_when_it_returns(broker,
         other.stop()
         hub.stop()
         cable.close()
+
+
+def test_a_broker_that_asks_for_a_password_lets_in_only_the_right_one(tmp_path, caplog):
+    caplog.set_level(logging.WARNING)
+    locked = Broker(tmp_path / "locked", users={"table7": "s3cret", "hub": "h-pass"}).start()
+    try:
+        port = locked.port
+        room, hub = start_hub(f"mqtt://hub:h-pass@127.0.0.1:{port}")
+        wrong = SimTable(f"mqtt://table7:guess@127.0.0.1:{port}", "open", 7, tmp_path, seed=7,
+                         outbox_name="wrong.sqlite").start()
+        right = SimTable(f"mqtt://table7:s3cret@127.0.0.1:{port}", "open", 2, tmp_path, seed=2).start()
+        wrong.step(100)
+        right.step(100)
+        assert wait_for(lambda: (room.table(2) or {}).get("applied") == right.outbox.last_seq)
+        assert wait_for(lambda: any("refused the connection" in r.getMessage() for r in caplog.records))
+        assert room.table(7) is None and wrong.outbox.unacked_count() == wrong.outbox.last_seq > 0
+        assert not wrong.publisher.connected
+        wrong.stop()
+        right.stop()
+        hub.stop()
+    finally:
+        locked.stop()
+
+
+def test_tables_and_hub_speak_tls_to_a_broker_with_a_private_ca(tmp_path):
+    from companion.hub_address import HubAddress
+    from mosquitto_broker import make_tls_files
+
+    files = make_tls_files(tmp_path / "tls")
+    secure = Broker(tmp_path / "secure", tls=files).start()
+    try:
+        room = Room("open")
+        hub = HubListener(parse_hub_url(secure.url, ca_file=str(files["ca"])), room).start()
+        assert hub.wait_connected(10)
+        table = SimTable(secure.url, "open", 3, tmp_path, seed=3, ca_file=str(files["ca"])).start()
+        table.step(100)
+        assert wait_for(lambda: (room.table(3) or {}).get("applied") == table.outbox.last_seq > 0)
+        # a client that does not trust the room's CA never gets in
+        plain = HubAddress("127.0.0.1", secure.port, tls=True, ca_file=None)
+        stranger_room = Room("open")
+        stranger = HubListener(plain, stranger_room).start()
+        assert not stranger.wait_connected(2)
+        stranger.stop()
+        table.stop()
+        hub.stop()
+    finally:
+        secure.stop()
