@@ -96,7 +96,7 @@ class TablePublisher:
         self._thread.start()
         return self
 
-    def stop(self, timeout: float = 5.0, flush_s: float = 2.0) -> None:
+    def stop(self, timeout: float = 5.0, flush_s: float = 5.0) -> None:
         """Stop following the bus; give the broker up to ``flush_s`` seconds to take
         the rows still waiting; say offline, and disconnect (rows not yet sent stay
         in the outbox, for the next run)."""
