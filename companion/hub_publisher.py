@@ -73,7 +73,7 @@ class TablePublisher:
         self._inflight: dict[int, int] = {}  # paho mid -> seq
         self._acks: collections.deque[int] = collections.deque()  # mids acknowledged (PUBACK or sent QoS 0)
         self._state_dirty = True
-        self._record_dirty = False
+        self._record_due = 0  # seq of a game end whose record is still to be sent
         self._last_state = 0.0
         self._last_heartbeat = 0.0
         self.connects = 0
@@ -131,10 +131,10 @@ class TablePublisher:
     def _on_event(self, event: Event) -> None:
         if event.type in LOCAL_ONLY:
             return
-        self.outbox.append(event.to_dict())
+        seq = self.outbox.append(event.to_dict())
         self._state_dirty = True
         if event.type == "game_end":
-            self._record_dirty = True
+            self._record_due = seq  # the record goes out once this event has
         self._wake.set()
 
     # ------------------------------------------------------------------ paho
@@ -247,14 +247,15 @@ class TablePublisher:
             state = {"table": self.table, "table_id": self.table_id, "seq": seq, "state": self.session.state(),
                      "time_ms": time.time() * 1000.0}
             client.publish(topic(self.tournament, self.table, "state"), encode(state), qos=1, retain=True)
-        if self._record_dirty:
-            self._record_dirty = False
+        if self._record_due and self._sent >= self._record_due:
+            self._record_due = 0
             try:
                 record = self.session.match_record()
             except (ValueError, AttributeError):
                 record = ""
             client.publish(topic(self.tournament, self.table, "record"),
-                           encode({"table": self.table, "table_id": self.table_id, "mat": record}), qos=1, retain=True)
+                           encode({"table": self.table, "table_id": self.table_id, "seq": self._sent, "mat": record}),
+                           qos=1, retain=True)
         if now - self._last_heartbeat >= self.heartbeat_s:
             self._last_heartbeat = now
             client.publish(topic(self.tournament, self.table, "heartbeat"),

@@ -98,6 +98,7 @@ class TableView:
         self.commands: list[dict[str, Any]] = []
         self.replies: dict[str, dict[str, Any]] = {}
         self.record = ""
+        self.record_seq = -1  # the last event sent before the record
         self.match_games = 0  # games finished in the current match
         self.bus = EventBus()  # the table's events again, in order, once each
         self.follower = None if follow is None else follow(self.bus)
@@ -218,6 +219,7 @@ class Room:
                     "games": view.match_games,
                     "time_ms": event.get("time_ms"),
                 })
+                self._place_record(view)  # the record may have come first (a rebuilding hub)
                 view.match_games = 0
 
     def _on_state(self, view: TableView, payload: dict[str, Any], seq: Optional[int], _now_ms: float) -> Optional[int]:
@@ -248,12 +250,31 @@ class Room:
             view.known_seq = max(view.known_seq, seq)
         return None
 
-    def _on_record(self, view: TableView, payload: dict[str, Any], _seq: Optional[int], _now_ms: float) -> Optional[int]:
+    def _on_record(self, view: TableView, payload: dict[str, Any], seq: Optional[int], _now_ms: float) -> Optional[int]:
         mat = payload.get("mat")
         if not isinstance(mat, str):
             raise BadMessage("a record payload needs mat text")
         view.record = mat
+        view.record_seq = -1 if seq is None else seq
+        self._place_record(view)
         return None
+
+    def _place_record(self, view: TableView) -> None:
+        """Give the table's record to the match it belongs to: the latest match the
+        table finished before sending it (a record that was given to an earlier
+        match, before the later one was known, moves to the later one)."""
+        if not view.record or view.record_seq < 0:
+            return
+        candidates = [r for r in self._results if r["table"] == view.number and r["seq"] <= view.record_seq]
+        if not candidates:
+            return
+        target = max(candidates, key=lambda r: r["seq"])
+        for r in candidates:
+            if r is not target and r.get("mat_from") == view.record_seq:
+                r.pop("mat", None)
+                r.pop("mat_from", None)
+        if "mat" not in target:
+            target["mat"], target["mat_from"] = view.record, view.record_seq
 
     def _on_reply(self, view: TableView, payload: dict[str, Any], _seq: Optional[int], _now_ms: float) -> Optional[int]:
         command_id = payload.get("id")
@@ -301,9 +322,10 @@ class Room:
 
     def results(self) -> list[dict[str, Any]]:
         """Finished matches in the order they ended: ``table``, ``players``, ``winner``,
-        ``score``, ``match_length``, ``games``, ``time_ms``."""
+        ``score``, ``match_length``, ``games``, ``time_ms``, and ``mat`` (the match's
+        Jellyfish record) once the table has sent it."""
         with self._lock:
-            return [dict(r) for r in self._results]
+            return [{k: v for k, v in r.items() if k != "mat_from"} for r in self._results]
 
     def missing(self) -> list[tuple[int, int]]:
         """``(table, seq)`` for every table whose events are not all applied: the

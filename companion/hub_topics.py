@@ -13,7 +13,8 @@ sub-topic     QoS     retained  payload (a JSON object)
                                 (``Session.state()``), ``time_ms``
 ``status``    1       yes       ``online`` true/false (false is the last will)
 ``heartbeat`` 0       no        ``seq``, ``time_ms``
-``record``    1       yes       ``mat``: the match so far as Jellyfish ``.mat`` text
+``record``    1       yes       ``mat``: the match so far as Jellyfish ``.mat`` text;
+                                ``seq``: the last event sent before it
 ``reply``     1       no        the answer to a director command: ``id``, ``ok``,
                                 ``error``
 ============  ======  ========  ==================================================

@@ -41,7 +41,7 @@ def room_app(tmp_path):
         for t in tables:
             t.step(50)
     assert wait_for(lambda: all((room.table(t.number) or {}).get("applied") == t.outbox.last_seq for t in tables))
-    assert wait_for(lambda: len(room.results()) == 2 and all(room.table(t.number)["record"] for t in tables))
+    assert wait_for(lambda: len(room.results()) == 2 and all(r.get("mat") for r in room.results()))
     assert wait_for(lambda: all(room.table(t.number)["state"].get("score") == list(t.session.state()["score"])
                                 for t in tables))
 
@@ -75,6 +75,11 @@ def test_the_grid_alerts_and_results_of_the_room(room_app):
         assert r["winner"] == state["players"][0 if state["score"][0] > state["score"][1] else 1]
     mat = client.get("/table/2/match.mat").get_data(as_text=True)
     assert mat == tables[0].session.match_record()
+    for index, result in enumerate(room.results()):  # each finished match's own record
+        table = next(t for t in tables if t.number == result["table"])
+        assert client.get(f"/results/{index}.mat").get_data(as_text=True) == table.session.match_record()
+        assert f'href="/results/{index}.mat"' in page
+    assert client.get("/results/2.mat").status_code == 404
     full = client.get("/table/11").get_data(as_text=True)
     assert 'id="scoresheet-table"' in full and 'id="board"' in full
     data = client.get("/api/room").get_json()

@@ -73,3 +73,23 @@ def test_bad_messages_are_ignored_with_a_logged_reason(caplog):
     view = room.table(7)
     assert view["applied"] == 1 and view["counts"] == {"roll": 1}
     assert room.numbers() == [7]
+
+
+def test_each_finished_match_keeps_its_own_record_also_when_the_record_comes_first():
+    def record(seq, mat):
+        return json.dumps({"table": 2, "table_id": "cc", "seq": seq, "mat": mat}).encode()
+
+    end = dict(winner=0, points=1, score=[1, 0], match_over=True)
+    live = Room("open")  # the usual order: the game end, then the record
+    live.receive(topic("open", 2, "event"), event_msg(2, 1, "game_end", table_id="cc", **end))
+    live.receive(topic("open", 2, "record"), record(1, "first match"))
+    live.receive(topic("open", 2, "event"), event_msg(2, 2, "game_end", table_id="cc", **end))
+    live.receive(topic("open", 2, "record"), record(2, "second match"))
+    assert [r["mat"] for r in live.results()] == ["first match", "second match"]
+
+    rebuilt = Room("open")  # a new hub: the retained record first, then the replayed events
+    rebuilt.receive(topic("open", 2, "record"), record(2, "second match"))
+    rebuilt.receive(topic("open", 2, "event"), event_msg(2, 1, "game_end", table_id="cc", **end))
+    rebuilt.receive(topic("open", 2, "event"), event_msg(2, 2, "game_end", table_id="cc", **end))
+    # the first match's record is gone from the broker: it is not the second match's
+    assert [r.get("mat") for r in rebuilt.results()] == [None, "second match"]

@@ -16,7 +16,8 @@ short window),
 the alerts and the results, as HTML in JSON; a card whose board the page
 already shows, by its ``board_key``, comes without the drawing),
 ``GET /table/<n>`` (the table's full view), ``GET /table/<n>/match.mat``
-(its record), ``GET /api/room`` (everything as JSON), ``GET /results.csv``,
+(its current record), ``GET /results/<i>.mat`` (the record of the i-th finished
+match, from 0), ``GET /api/room`` (everything as JSON), ``GET /results.csv``,
 ``POST /api/table/<n>/command`` (a director command, see
 :mod:`companion.hub_commands`; answers the table's reply, 504 when none comes).
 """
@@ -193,6 +194,17 @@ def create_hub_app(room: Any, send_command: Optional[SendCommand] = None,
         return Response(t["record"], mimetype="text/plain",
                         headers={"Content-Disposition": f'attachment; filename="table-{number}.mat"'})
 
+    @app.get("/results/<int:index>.mat")
+    def result_record(index: int) -> Any:
+        if not may_view():
+            return refused()
+        results = room.results()
+        if not 0 <= index < len(results) or not results[index].get("mat"):
+            abort(404)
+        r = results[index]
+        return Response(r["mat"], mimetype="text/plain",
+                        headers={"Content-Disposition": f'attachment; filename="table-{r["table"]}-match-{index + 1}.mat"'})
+
     @app.get("/api/room")
     def api_room() -> Any:
         if not may_view():
@@ -206,8 +218,9 @@ def create_hub_app(room: Any, send_command: Optional[SendCommand] = None,
                            "waiting_for": state.get("waiting_for"), "turn": state.get("turn"),
                            "events": t.get("applied"), "counts": t.get("counts"),
                            "duplicates": t.get("duplicates"), "alerts": len(t.get("alerts") or ())})
+        results = [{k: v for k, v in r.items() if k != "mat"} for r in room.results()]
         return jsonify({"tournament": room.tournament, "tables": tables, "alerts": room.alerts(200),
-                        "results": room.results(), "ignored": room.ignored_count})
+                        "results": results, "ignored": room.ignored_count})
 
     @app.get("/results.csv")
     def results_download() -> Any:
