@@ -112,6 +112,7 @@ class TablePublisher:
             self._thread.join(timeout)
         try:
             if self._connected:
+                self._publish_state().wait_for_publish(1.0)  # the table as it was left
                 self._client.publish(topic(self.tournament, self.table, "status"), encode(self._status(False)),
                                      qos=1, retain=True).wait_for_publish(1.0)
         except (RuntimeError, ValueError):
@@ -202,6 +203,14 @@ class TablePublisher:
                                                                             "table_id": self.table_id}), qos=1)
 
     # ---------------------------------------------------------------- sender
+    def _publish_state(self) -> Any:
+        """Publish the retained state now; returns paho's ``MQTTMessageInfo``."""
+        with self._lock:
+            seq = self._sent  # the last event sent before this state
+        state = {"table": self.table, "table_id": self.table_id, "seq": seq, "state": self.session.state(),
+                 "time_ms": time.time() * 1000.0}
+        return self._client.publish(topic(self.tournament, self.table, "state"), encode(state), qos=1, retain=True)
+
     def _run(self) -> None:
         while not self._stop.is_set():
             self._wake.wait(timeout=min(self.heartbeat_s, self.state_period_s))
@@ -242,11 +251,7 @@ class TablePublisher:
         if self._state_dirty and now - self._last_state >= self.state_period_s:
             self._state_dirty = False
             self._last_state = now
-            with self._lock:
-                seq = self._sent  # the last event sent before this state
-            state = {"table": self.table, "table_id": self.table_id, "seq": seq, "state": self.session.state(),
-                     "time_ms": time.time() * 1000.0}
-            client.publish(topic(self.tournament, self.table, "state"), encode(state), qos=1, retain=True)
+            self._publish_state()
         if self._record_due and self._sent >= self._record_due:
             self._record_due = 0
             try:
