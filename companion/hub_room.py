@@ -35,6 +35,8 @@ log = logging.getLogger(__name__)
 MAX_PENDING = 20000
 #: Alerts kept in the room's list (newest first).
 MAX_ALERTS = 1000
+#: Seconds between two log lines for the same reason of ignoring messages.
+LOG_EVERY_S = 10.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -113,6 +115,11 @@ class Room:
     the table's events are published again in ``seq`` order, once each; what it
     returns is kept as the table's follower (the hub page passes the
     dashboard's ``web.tracker.Tracker``). ``max_payload``: bytes. Thread-safe.
+
+    :attr:`ignored` holds the newest 1000 ``(topic, reason)`` of ignored
+    messages (each reason logged at most once per ``LOG_EVERY_S``);
+    :attr:`latencies_ms` the milliseconds from each applied event's ``time_ms``
+    (the table's clock) to its arrival (for the benchmark).
     """
 
     def __init__(self, tournament: str, on_change: Optional[Callable[[int], None]] = None,
@@ -125,6 +132,7 @@ class Room:
         self._results: list[dict[str, Any]] = []
         self.ignored: collections.deque[tuple[str, str]] = collections.deque(maxlen=1000)
         self.ignored_count = 0
+        self._logged: dict[str, tuple[float, int]] = {}  # reason -> (last logged, not logged since)
         self.on_change = on_change
         self.follow = follow
         self.version = 0
@@ -153,10 +161,17 @@ class Room:
         return None if replay is None else (where.table, replay)
 
     def _ignore(self, topic_text: str, reason: str) -> None:
+        now = time.monotonic()
         with self._lock:
             self.ignored.append((topic_text[:200], reason))
             self.ignored_count += 1
-        log.warning("hub: ignored a message on %.200s: %s", topic_text, reason)
+            last, quiet = self._logged.get(reason, (float("-inf"), 0))
+            if now - last < LOG_EVERY_S:  # a flood of the same fault: one line per period
+                self._logged[reason] = (last, quiet + 1)
+                return
+            self._logged[reason] = (now, 0)
+        more = f" ({quiet} more like it not logged)" if quiet else ""
+        log.warning("hub: ignored a message on %.200s: %s%s", topic_text, reason, more)
 
     def _claim(self, number: int, table_id: str) -> TableView:
         view = self._tables.get(number)

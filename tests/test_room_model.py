@@ -93,3 +93,12 @@ def test_each_finished_match_keeps_its_own_record_also_when_the_record_comes_fir
     rebuilt.receive(topic("open", 2, "event"), event_msg(2, 2, "game_end", table_id="cc", **end))
     # the first match's record is gone from the broker: it is not the second match's
     assert [r.get("mat") for r in rebuilt.results()] == [None, "second match"]
+
+
+def test_a_flood_of_the_same_bad_message_is_counted_but_logged_once(caplog):
+    room = Room("open")
+    with caplog.at_level(logging.WARNING, logger="companion.hub_room"):
+        for _ in range(50):
+            room.receive(topic("open", 4, "event"), b"garbage")
+    assert room.ignored_count == 50
+    assert len([r for r in caplog.records if "ignored a message" in r.getMessage()]) == 1
