@@ -34,26 +34,30 @@ def room_app(tmp_path):
     broker = Broker(tmp_path / "broker").start()
     room = Room("open", follow=Tracker)
     listener = HubListener(parse_hub_url(broker.url), room).start()
-    assert listener.wait_connected(10)
-    tables = [SimTable(broker.url, "open", n, tmp_path, seed=n, match_length=1, games=1, token=TOKEN).start()
-              for n in (2, 11)]
-    while not all(t.done for t in tables):
+    tables = []
+    try:
+        assert listener.wait_connected(10)
+        tables += [SimTable(broker.url, "open", n, tmp_path, seed=n, match_length=1, games=1, token=TOKEN).start()
+                   for n in (2, 11)]
+        while not all(t.done for t in tables):
+            for t in tables:
+                t.step(50)
+        assert wait_for(lambda: all((room.table(t.number) or {}).get("applied") == t.outbox.last_seq
+                                    for t in tables))
+        assert wait_for(lambda: len(room.results()) == 2 and all(r.get("mat") for r in room.results()))
+        assert wait_for(lambda: all(room.table(t.number)["state"].get("score") == list(t.session.state()["score"])
+                                    for t in tables))
+
+        def send(table, action, token, args):
+            return listener.send_command(table, action, token, **args)
+
+        app = create_hub_app(room, send, {"ACCESS_TOKEN": TOKEN, "COMMAND_TIMEOUT_S": 10.0})
+        yield app, room, tables
+    finally:
         for t in tables:
-            t.step(50)
-    assert wait_for(lambda: all((room.table(t.number) or {}).get("applied") == t.outbox.last_seq for t in tables))
-    assert wait_for(lambda: len(room.results()) == 2 and all(r.get("mat") for r in room.results()))
-    assert wait_for(lambda: all(room.table(t.number)["state"].get("score") == list(t.session.state()["score"])
-                                for t in tables))
-
-    def send(table, action, token, args):
-        return listener.send_command(table, action, token, **args)
-
-    app = create_hub_app(room, send, {"ACCESS_TOKEN": TOKEN, "COMMAND_TIMEOUT_S": 10.0})
-    yield app, room, tables
-    for t in tables:
-        t.stop()
-    listener.stop()
-    broker.stop()
+            t.stop()
+        listener.stop()
+        broker.stop()
 
 
 def test_the_grid_alerts_and_results_of_the_room(room_app):
