@@ -45,7 +45,7 @@ def test_the_hub_page_follows_a_table_live(browser, tmp_path, repo_root):
 
         table = SimTable(broker.url, "open", 5, tmp_path, seed=3, match_length=1, games=1, token="hub-token").start()
         table.step(60)
-        page.wait_for_selector("#table-5 svg#board", timeout=WAIT)
+        page.wait_for_selector("#table-5 svg#t5-board", timeout=WAIT)
         while not table.done:
             table.step(40)
             time.sleep(0.02)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import time
 
 import pytest
@@ -69,7 +70,10 @@ def test_the_grid_alerts_and_results_of_the_room(room_app):
         score = t.session.state()["score"]
         assert f'data-score="{score[0]}-{score[1]}"' in page
         assert f"North {t.number} – South {t.number}" in page
-    assert page.count('<svg xmlns="http://www.w3.org/2000/svg" id="board"') == 2  # the dashboard's board, small
+    assert page.count('<svg xmlns="http://www.w3.org/2000/svg" id="t') == 2  # the dashboard's board, small
+    ids = re.findall(r' id="([^"]+)"', page)
+    assert len(ids) == len(set(ids)), "every element id on the page is unique"
+    assert 'id="t11-point-24"' in page and 'aria-labelledby="t2-board-title t2-board-desc"' in page
     assert page.count('class="room-alert') == len(room.alerts()) > 0
     rows = list(csv.DictReader(io.StringIO(client.get("/results.csv").get_data(as_text=True))))
     assert sorted(int(r["table"]) for r in rows) == [2, 11]
@@ -85,7 +89,7 @@ def test_the_grid_alerts_and_results_of_the_room(room_app):
         assert f'href="/results/{index}.mat"' in page
     assert client.get("/results/2.mat").status_code == 404
     full = client.get("/table/11").get_data(as_text=True)
-    assert 'id="scoresheet-table"' in full and 'id="board"' in full
+    assert 'id="scoresheet-table"' in full and 'id="t11-board"' in full
     data = client.get("/api/room").get_json()
     assert [t["events"] for t in data["tables"]] == [t.outbox.last_seq for t in tables]
     assert client.get("/table/12").status_code == 404

@@ -49,7 +49,7 @@ def card_of(room: Any, number: int) -> Optional[dict[str, Any]]:
     table = room.table(number)
     if table is None:
         return None
-    view = build_view(table["state"], room.follower(number))
+    view = build_view(table["state"], room.follower(number), board_id_prefix=f"t{number}-")
     badges = []
     if not table["online"]:
         badges.append("offline")
