@@ -22,6 +22,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "vision.commands",
     "vision.dice_commands",
     "companion.commands.watch",
+    "companion.commands.hub",
 )
 
 

@@ -130,3 +130,18 @@ def test_an_offered_double_shows_the_next_value():
     cube = root.find(f".//{SVG}g[@id='cube']")
     assert cube.get("data-place") == "offered" and cube.get("data-offered") == "4"
     assert [t.text for t in cube.findall(f"{SVG}text")] == ["4", "offered"]
+
+
+def test_an_id_prefix_makes_every_id_and_reference_of_one_board_its_own():
+    board = TableBoard.from_signed(START, 0)
+    plain = render_board_svg(board, dice=(3, 1), roller=0, illegal_points=[8], title='x id="board"')
+    svg = render_board_svg(board, dice=(3, 1), roller=0, illegal_points=[8], title='x id="board"', id_prefix="t7-")
+    root = ET.fromstring(svg)
+    ids = [e.get("id") for e in root.iter() if e.get("id")]
+    assert ids and all(i.startswith("t7-") for i in ids)
+    assert sorted(i[3:] for i in ids) == sorted(e.get("id") for e in ET.fromstring(plain).iter() if e.get("id"))
+    assert root.get("aria-labelledby") == "t7-board-title t7-board-desc"
+    assert 'url(#t7-hatch)' in svg and "url(#hatch)" not in svg
+    assert root.find(f"{SVG}title").text == 'x id="board"'  # text is not touched
+    with pytest.raises(ValueError):
+        render_board_svg(board, id_prefix='"><script>')

@@ -242,6 +242,7 @@ def render_board_svg(
     hint_points: Iterable[int] = (),
     title: str = "Backgammon board",
     description: str = "",
+    id_prefix: str = "",
 ) -> str:
     """The whole board as one ``<svg>`` element (a string of markup, 740x540 user units).
 
@@ -252,7 +253,12 @@ def render_board_svg(
     draws it turned to the next value, dashed, "offered". ``illegal_points``
     (table points) get a thick vermillion outline, hatching and a "!" label;
     ``hint_points`` a dashed blue outline (teaching mode). Text is escaped.
+    ``id_prefix`` (letters, digits, ``-``) goes before every element id and
+    every reference to one (``t7-board``, ``t7-point-5``), for pages that show
+    several boards.
     """
+    if id_prefix and not all(c.isalnum() or c == "-" for c in id_prefix):
+        raise ValueError(f"id_prefix must be letters, digits or '-', not {id_prefix!r}")
     illegal = {int(p) for p in illegal_points if 1 <= int(p) <= 24}
     hint = {int(p) for p in hint_points if 1 <= int(p) <= 24}
     parts = [
@@ -277,4 +283,9 @@ def render_board_svg(
     parts.append(_cube(cube_value, cube_owner, cube_offered))
     parts.append(_dice(dice, roller, dice_cocked))
     parts.append("</svg>")
-    return "".join(parts)
+    svg = "".join(parts)
+    if id_prefix:  # text is escaped (no quote in it), so only markup matches these
+        svg = (svg.replace(' id="', f' id="{id_prefix}').replace("url(#", f"url(#{id_prefix}")
+               .replace('aria-labelledby="board-title board-desc"',
+                        f'aria-labelledby="{id_prefix}board-title {id_prefix}board-desc"'))
+    return svg

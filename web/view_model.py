@@ -96,8 +96,9 @@ def _cube_of(state: Mapping[str, Any]) -> tuple[int, Optional[int], bool]:
     return value, _int_or_none(state.get("cube_owner")), False
 
 
-def build_view(state: Mapping[str, Any], tracker: Optional[Tracker]) -> dict[str, Any]:
-    """Everything the templates draw, as plain data (see ``templates/_live.html``)."""
+def build_view(state: Mapping[str, Any], tracker: Optional[Tracker], board_id_prefix: str = "") -> dict[str, Any]:
+    """Everything the templates draw, as plain data (see ``templates/_live.html``).
+    ``board_id_prefix``: before every id of the board drawing (a page of several boards)."""
     names = players_of(state)
     mode = mode_of(state)
     teaching = mode == "teaching"
@@ -176,6 +177,7 @@ def build_view(state: Mapping[str, Any], tracker: Optional[Tracker]) -> dict[str
         hint_points=alert["hint_points"] if alert else progress_points,
         title=f"Board: {names[0]} (light, bottom) against {names[1]} (dark, top)",
         description=description,
+        id_prefix=board_id_prefix,
     )
     resignation = state.get("resignation", tracker.resignation if tracker else None)
     legal_plays = None

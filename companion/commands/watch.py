@@ -3,8 +3,9 @@
 Builds the pipeline from the command line: frame source (camera, file, folder,
 URL or the built-in demo) -> grabber thread -> motion -> board reader ->
 stability filter -> referee -> bus; and the bus's outlets: the terminal log,
-``--events-jsonl``, the match log (``--match-log``), the dashboard (``--web``)
-and the LED board (``--serial``). A finite source ends the run with exit code 0.
+``--events-jsonl``, the match log (``--match-log``), the dashboard (``--web``),
+the LED board (``--serial``) and the tournament room (``--hub``, ``--table``).
+A finite source ends the run with exit code 0.
 Heavy libraries are imported inside the handler.
 """
 
@@ -19,6 +20,8 @@ from companion.cli import UserError
 
 #: Where the dashboard is served unless ``--web`` says otherwise.
 DEFAULT_WEB = "127.0.0.1:8080"
+#: The tournament name in the room's topics unless ``--tournament`` says otherwise.
+DEFAULT_TOURNAMENT = "room"
 
 
 def _host_port_text(text: str) -> str:
@@ -78,6 +81,20 @@ def register(subparsers: Any) -> None:
     p.add_argument("--stills", action="store_true",
                    help="the frames are unrelated photos: read each one on its own (no motion, no votes, board found per "
                         "photo); automatic for a single image and for a folder of images of different sizes")
+    room = p.add_argument_group("tournament room", "publish this table to a hub over an MQTT broker (`companion hub`)")
+    room.add_argument("--hub", metavar="URL", help="the room's broker: mqtt://HOST:1883 or mqtts://HOST:8883 "
+                      "(USER:PASSWORD@ in the URL or COMPANION_MQTT_USERNAME / COMPANION_MQTT_PASSWORD)")
+    room.add_argument("--table", type=int, metavar="N", help="this table's number in the room (1-999; needed with --hub)")
+    room.add_argument("--tournament", default=None, metavar="NAME",
+                      help=f"the tournament's name in the topics (default {DEFAULT_TOURNAMENT})")
+    room.add_argument("--room-config", metavar="FILE",
+                      help='JSON file with a "room" object (hub, table, tournament, hub_ca, hub_outbox, hub_token); '
+                           "the same object in the --calibration profile is read too; the command line wins")
+    room.add_argument("--hub-ca", metavar="FILE", help="PEM file of the CAs to trust for mqtts:// (default: the system's)")
+    room.add_argument("--hub-outbox", metavar="FILE",
+                      help="SQLite outbox where events wait for the broker (default: beside --match-log, else in the cache)")
+    room.add_argument("--hub-token", metavar="TOKEN", help="the director's token: commands from the hub need it "
+                      "(default COMPANION_HUB_TOKEN; none: the table takes no commands)")
     p.add_argument("-v", "--verbose", action="store_true", help="show every stable reading (on for the demo)")
     p.add_argument("--keyboard", choices=("auto", "on", "off"), default="auto", help="read keyboard overrides from standard input")
     p.set_defaults(func=run)
@@ -327,6 +344,81 @@ def _start_analysis(args: argparse.Namespace, bus: Any, session: Any, stack: lis
     stack.append(service.close)
 
 
+def _has_room(path: str) -> bool:
+    """True when the JSON file at ``path`` has a ``"room"`` key (an unreadable
+    profile is left to the board reader to report)."""
+    import json
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and "room" in data
+
+
+def hub_options(args: argparse.Namespace) -> Any:
+    """Check ``--hub``/``--table``/``--tournament`` (completed from ``--room-config``
+    and the profile's ``"room"``, see :mod:`companion.room_settings`) before
+    anything starts: the :class:`companion.hub_address.HubAddress`, or ``None``
+    without a hub. Fills ``args`` with the merged values. Raises ``UserError``
+    with one sentence."""
+    from companion.hub_address import parse_hub_url
+    from companion.hub_topics import check_table, check_tournament
+    from companion.room_settings import ROOM_KEYS, merge_room_settings, read_room_settings
+
+    sources = []
+    try:
+        if getattr(args, "room_config", None):
+            sources.append(read_room_settings(args.room_config))
+        if getattr(args, "calibration", None) and _has_room(args.calibration):
+            sources.append(read_room_settings(args.calibration))
+    except ValueError as exc:
+        raise UserError(f"room settings: {exc}") from None
+    merged = merge_room_settings({k: getattr(args, k, None) for k in ROOM_KEYS}, *sources)
+    for key, value in merged.items():
+        setattr(args, key, value)
+    if args.tournament is None:
+        args.tournament = DEFAULT_TOURNAMENT
+    if not getattr(args, "hub", None):
+        if getattr(args, "table", None) is not None:
+            raise UserError("--table needs --hub (the room's broker)")
+        return None
+    if args.table is None:
+        raise UserError("--hub needs --table N (this table's number in the room)")
+    try:
+        check_table(args.table)
+        check_tournament(args.tournament)
+        return parse_hub_url(args.hub, ca_file=args.hub_ca)
+    except ValueError as exc:
+        raise UserError(f"--hub: {exc}") from None
+
+
+def _start_hub(args: argparse.Namespace, address: Any, session: Any, stack: list, say) -> None:
+    """Publish the table to the room (``companion.hub_publisher.TablePublisher``)."""
+    import os
+
+    from companion.hub_outbox import Outbox, OutboxError, default_outbox_path
+    from companion.hub_publisher import TablePublisher
+
+    path = args.hub_outbox or default_outbox_path(args.tournament, args.table, args.match_log)
+    try:
+        outbox = Outbox(path)
+    except (OutboxError, OSError) as exc:
+        raise UserError(f"--hub-outbox: {exc}") from None
+    token = args.hub_token or os.environ.get("COMPANION_HUB_TOKEN") or None
+    try:
+        publisher = TablePublisher(address, args.tournament, args.table, session, outbox, token=token)
+    except ValueError as exc:
+        outbox.close()
+        raise UserError(f"--hub: {exc}") from None
+    publisher.start()
+    stack.append(outbox.close)
+    stack.append(publisher.stop)
+    say(f"room: table {args.table} of {args.tournament} publishing to {address.url()} "
+        f"(outbox {path}; director commands {'on' if token else 'off'})")
+
+
 def _keyboard(session: Any, stop: threading.Event, out) -> threading.Thread:
     from companion.terminal import KEYBOARD_HELP, run_command
 
@@ -362,6 +454,7 @@ def run(args: argparse.Namespace) -> int:
         cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
     except AttributeError:
         pass
+    hub_address = hub_options(args)
     if args.match_length < 0:
         raise UserError(f"--match-length must be >= 0, got {args.match_length}")
     if not 0 <= args.analysis_plies <= 4:
@@ -440,6 +533,8 @@ def run(args: argparse.Namespace) -> int:
         _start_analysis(args, bus, session, closers)
         _start_web(args, session, closers, say)
         _start_leds(args, bus, session, closers, say)
+        if hub_address is not None:
+            _start_hub(args, hub_address, session, closers, say)
         stop = threading.Event()
         keyboard = args.keyboard == "on" or (args.keyboard == "auto" and sys.stdin is not None and sys.stdin.isatty())
         if keyboard:
