@@ -38,7 +38,7 @@ def test_twenty_seeded_games_give_the_ground_truth_verdicts():
         accused = sum(1 for e in events if e["type"] == "verdict" and e["verdict"] == "illegal")
         assert accused == sum(1 for e in expected if e.get("verdict") == "illegal")  # none false, none missed
         assert expected[-1]["type"] == "game_end" and session.state()["score"] == expected[-1]["score"]
-    # the games exercised everything the issue asks for
+    # the games exercise every kind of decision the referee makes
     assert totals["verdict:illegal"] >= 20 and totals["verdict:corrected"] == totals["verdict:illegal"]
     assert totals["cocked_dice:"] >= 10 and totals["cube:take"] >= 1 and totals["cube:drop"] >= 1
     assert totals["game_end:"] == 20

@@ -10,7 +10,7 @@ The verdict stream (verdicts, cube actions, game ends) must equal the ground
 truth: no false accusation, no missed illegal play; every roll of the script
 is seen (a cocked die the camera misses shows up as one extra roll that is
 then taken back as a re-roll). ``COMPANION_E2E_GAMES`` sets the number of games (default 1;
-the README's figure uses 20)."""
+the figure in benchmarks/RESULTS.md uses 20)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Verdicts on observed changes: every reason the issue lists, plus the quiet kinds."""
+"""Verdicts on observed changes: every reason code, plus the quiet kinds."""
 
 from __future__ import annotations
 

@@ -154,7 +154,7 @@ def _label_pairs(label):
 
 def test_real_photos_with_labelled_corners(shared_data):
     """The real photos: per-point accuracy over all readable points, and the boards read
-    exactly right so far stay right (regression guard; the figures are in the README)."""
+    exactly right stay right (regression guard; the figures are in benchmarks/RESULTS.md)."""
     from vision.evaluate import score
     from vision.reader import load_image
 

@@ -29,7 +29,7 @@ def scale_about_centre(q: np.ndarray, f: float) -> np.ndarray:
 
 @pytest.mark.parametrize("style", list(STYLES))
 def test_turned_board_in_steep_perspective_is_found(style):
-    """A board turned 15 degrees with strong keystone: the old near-horizontal/vertical line
+    """A board turned 15 degrees with strong keystone: a near-horizontal/vertical line
     search cannot bound it; the line families in any direction can."""
     rng = np.random.default_rng(3)
     pose = CameraPose.looking_down(scale=0.72, tilt=0.22, turn_deg=15, aspect=STYLES[style].geometry.aspect,

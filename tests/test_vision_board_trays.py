@@ -68,7 +68,7 @@ def test_a_checker_hit_while_bearing_off_is_counted_from_the_tray():
     obs = _read(r.image, r.corners)
     assert obs["bar"] == {"light": 1, "dark": 0}
     assert obs["off"] == {"light": 4, "dark": 0} and obs["off_source"] == "trays"
-    # Without the tray the old inference cannot see them.
+    # Without the tray, inferring `off` from the checkers seen cannot count them.
     assert _read(r.image, r.corners, trays=TraySettings(enabled=False))["off"] == {"light": 0, "dark": 0}
 
 

@@ -23,7 +23,7 @@ def test_shipped_manifest_names_every_dice_model():
 
 
 def test_held_out_copies_are_held_out_on_fold_0():
-    # the README's held-out figures come from `python -m vision.evaluate_dice --fold 0 --held-out`:
+    # the held-out figures in benchmarks/RESULTS.md come from `python -m vision.evaluate_dice --fold 0 --held-out`:
     # no model it reads with saw fold 0; the shipped free-photo models saw every photo
     assert not_held_out(DiceReader(), 0) == ["dice_detector.onnx", "dice_classifier_photo.onnx"]
     held_out = DiceReader(settings=use_held_out(DiceSettings()))

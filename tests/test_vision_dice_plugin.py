@@ -95,7 +95,7 @@ def test_cube_on_rendered_boards(plugin):
 
 @pytest.mark.slow
 def test_tilted_dice_on_rendered_boards(plugin):
-    # Regression guard, far below the target (see the report: tilt is the weak part).
+    # Regression guard, far below the cocked-dice target (tilt is the weak part).
     res = evaluate_cocked_rendered(24, plugin.reader, seed=5, cocked_prob=1.0, kinds=("tilted",))
     assert res["recall"] >= 0.2, res
     assert res["precision"] >= 0.9, res
