@@ -31,6 +31,10 @@ OPENING_COUNTS = {1: 2, 6: 5, 8: 3, 12: 5, 13: 5, 17: 3, 19: 5, 24: 2}
 OPENING_NEAR = (6, 8, 13, 24)
 
 
+#: Points that must disagree with the opening, read before learning, to refuse a frame at once.
+EARLY_REFUSAL = 8
+
+
 class BoardLearningError(ValueError):
     """The frame cannot teach the reader this board (e.g. it is not the opening position)."""
 
@@ -226,9 +230,9 @@ def learn_board(image_bgr: np.ndarray, field, model: PointModel, empty_bgr: Opti
     registration; ``empty_bgr``: optionally a frame of the same board, empty, same camera;
     ``samples``: compositions of this board; ``generic``: synthetic crops of other boards
     (:mod:`vision.render_crops`) mixed in. ``progress(stage, fraction)`` is called along the way.
-    Raises :class:`BoardLearningError` when the frame does not show the opening position (the
-    adapted reader reads it back; the points that disagree are named) or its two checker sets
-    look alike.
+    Raises :class:`BoardLearningError` when the frame does not show the opening position (read
+    before learning, :data:`EARLY_REFUSAL` points or more disagree; or the adapted reader reads
+    it back and some point disagrees; the points are named) or its two checker sets look alike.
     """
     from vision.learned_checkers import side_probabilities
     from vision.point_crops import bar_crops_from_small_field, crops_from_small_field, small_field
@@ -255,6 +259,12 @@ def learn_board(image_bgr: np.ndarray, field, model: PointModel, empty_bgr: Opti
                                  "with both sets in view?")
     near_colour = "light" if near[0] >= far[0] else "dark"
     light, dark = (near, far) if near_colour == "light" else (far, near)
+    as_read = LearnedBoard(model.shipped_head, tuple(float(v) for v in light), tuple(float(v) for v in dark),  # type: ignore[arg-type]
+                           near_colour, 0.0, 0.0, 0.0)
+    disagree = check_opening(image_bgr, field, model, as_read)
+    if len(disagree) >= EARLY_REFUSAL:
+        # Far from the opening even before learning: not worth a minute of learning.
+        raise BoardLearningError("the frame does not show the opening position; points " + ", ".join(disagree))
     say("composing this board", 0.0)
     rng = np.random.default_rng(seed)
     bx, by = compose(parts, samples, rng)
