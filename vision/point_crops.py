@@ -26,9 +26,9 @@ CROP_WIDTH = 28
 CROP_HEIGHT = int(round(FIELD_HEIGHT * CROP_SCALE / 2))
 #: Border added around the small field so that the outer points' crops fit (pixels).
 _PAD = CROP_WIDTH // 2
-#: A warp samples without averaging: a frame is first shrunk so that no more than this
-#: factor is left to the warp.
-_MAX_WARP_SHRINK = 1.5
+#: A warp samples without averaging: a frame is first halved (a Gaussian pyramid's step) until
+#: no more than this factor is left to the warp.
+_MAX_WARP_SHRINK = 1.6
 
 
 def small_field(image_bgr: np.ndarray, field: Field) -> np.ndarray:
@@ -57,9 +57,10 @@ def small_field(image_bgr: np.ndarray, field: Field) -> np.ndarray:
     corners = np.asarray(field.corners, np.float64)
     span = max(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[2] - corners[3]))
     shrink = span / out_w
-    if shrink > _MAX_WARP_SHRINK:
-        f = _MAX_WARP_SHRINK / shrink
-        image_bgr = cv2.resize(image_bgr, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    while shrink > _MAX_WARP_SHRINK:  # halve (Gaussian pyramid) until the warp's share is small
+        image_bgr = cv2.pyrDown(image_bgr)
+        shrink /= 2.0
+    if image_bgr.shape[:2] != (h, w):
         hs = hs @ np.diag([w / image_bgr.shape[1], h / image_bgr.shape[0], 1.0])
     return cv2.warpPerspective(image_bgr, hs, (out_w + 2 * _PAD, out_h + 2 * _PAD), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)
