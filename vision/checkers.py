@@ -59,6 +59,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
+from vision.occlusion import LAB_BLACK
 from vision.registration import Field
 
 
@@ -218,8 +219,6 @@ class _Columns:
     dirs: np.ndarray  # (24,) +1 / -1
 
 
-#: OpenCV 8-bit Lab of black: a shadow scales lightness and chroma about it.
-LAB_BLACK = np.array([0.0, 128.0, 128.0], np.float32)
 
 
 def _lab(field_bgr: np.ndarray) -> np.ndarray:

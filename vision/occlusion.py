@@ -19,7 +19,8 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from vision.checkers import LAB_BLACK
+#: OpenCV 8-bit Lab of black: a shadow scales lightness and chroma about it.
+LAB_BLACK = np.array([0.0, 128.0, 128.0], np.float32)
 
 
 def find_occluders(strips: np.ndarray, templates: Sequence[np.ndarray], classes: np.ndarray, counts: Sequence[int],
