@@ -4,6 +4,7 @@ Usage (from the project root)::
 
     python benchmarks/bench_rendered_games.py                  # 20 games
     python benchmarks/bench_rendered_games.py --games 5 --json benchmarks/results/bench_rendered_games.json
+    python benchmarks/bench_rendered_games.py --games 5 --calibrate   # the learned reader, calibrated per game
 
 Each game is ``companion.scripted_game.random_game(1000 + g, match_length=5,
 illegal_rate=0.3, cocked_rate=0.2, max_turns=4)`` drawn by the project's
@@ -38,6 +39,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", metavar="FILE")
     parser.add_argument("--keep", metavar="DIR", help="keep each game's frames and events (DIR/gameN/, events.jsonl) here")
     parser.add_argument("--first", type=int, default=0, help="first game number (seed 1000 + N)")
+    parser.add_argument("--calibrate", action="store_true",
+                        help="calibrate on each game's first frame (companion calibrate --learn opening: the learned "
+                             "reader adapted to the board) and watch with that profile instead of --corners")
     args = parser.parse_args(argv)
 
     import cv2
@@ -62,10 +66,20 @@ def main(argv: list[str] | None = None) -> int:
             (folder / "frame00002a.jpg").write_bytes(b"\xff\xd8 this is not a picture")
             cv2.imwrite(str(folder / "frame00003a.jpg"), cv2.resize(cv2.imread(str(frames[3])), (480, 270)))
             env = dict(os.environ, PYTHONPATH=str(ROOT))
+            board = ["--corners", demo_corners_arg()]
+            if args.calibrate:
+                profile = pathlib.Path(tmp) / f"game{g}.json"
+                c = subprocess.run([sys.executable, "-m", "companion", "calibrate", str(frames[0]),
+                                    f"--corners={demo_corners_arg()}", "--learn", "opening", "--out", str(profile)],
+                                   cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+                if c.returncode != 0:
+                    differing.append(f"game {g}: calibration refused: {c.stderr.strip()[-300:]}")
+                    continue
+                board = ["--calibration", str(profile)]
             t = time.perf_counter()
             r = subprocess.run(
                 [sys.executable, "-m", "companion", "watch", "--no-web", "--keyboard", "off", "--source", str(folder),
-                 "--fps", "10", "--corners", demo_corners_arg(), "--bottom-colour", DEMO_LAYOUT.colours[0],
+                 "--fps", "10", *board, "--bottom-colour", DEMO_LAYOUT.colours[0],
                  "--match-length", "5", "--events-jsonl", "-"],
                 cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800,
             )

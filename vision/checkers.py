@@ -219,8 +219,6 @@ class _Columns:
     dirs: np.ndarray  # (24,) +1 / -1
 
 
-
-
 def _lab(field_bgr: np.ndarray) -> np.ndarray:
     import cv2
 
