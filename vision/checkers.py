@@ -59,6 +59,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
+from vision.medoids import two_medoids
 from vision.occlusion import LAB_BLACK
 from vision.registration import Field
 
@@ -1149,15 +1150,7 @@ def classify_colours(checkers: Sequence[Checker], colours: Optional[CheckerColou
     if len(keys) >= 2:
         # Two medoids under a truncated loss: a stray detection (a die, a shadow)
         # costs at most ``colour_reject`` and cannot drag a centre towards it.
-        dmat = np.linalg.norm(wf[:, None, :] - wf[None, :, :], axis=2)
-        capped = np.minimum(dmat, settings.colour_reject)
-        best, pair = np.inf, (0, 0)
-        for a in range(len(keys)):
-            for b in range(a + 1, len(keys)):
-                cost = float((weights * np.minimum(capped[a], capped[b])).sum())
-                if cost < best:
-                    best, pair = cost, (a, b)
-        a, b = pair
+        a, b, dmat = two_medoids(wf, weights, settings.colour_reject)
         if dmat[a, b] >= settings.colour_split:
             lab_c = []
             for j in (a, b):

@@ -20,6 +20,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
+from vision.medoids import two_medoids
 from vision.point_crops import CROP_SCALE
 
 #: The shipped network.
@@ -216,16 +217,7 @@ def side_probabilities(colours: np.ndarray, occupied: np.ndarray, weights: np.nd
         centres = (_weighted(np.array(learned[0], np.float32)), _weighted(np.array(learned[1], np.float32)))
     elif len(idx) >= 2:
         sub = wf[idx]
-        wt = weights[idx]
-        d = np.linalg.norm(sub[:, None] - sub[None], axis=2)
-        cap = np.minimum(d, 60.0)
-        best, pair = np.inf, (0, 1)
-        for a in range(len(idx)):
-            for b in range(a + 1, len(idx)):
-                cost = float((wt * np.minimum(cap[a], cap[b])).sum())
-                if cost < best:
-                    best, pair = cost, (a, b)
-        a, b = pair
+        a, b, d = two_medoids(sub, weights[idx], 60.0)
         if d[a, b] >= 25.0:
             ca, cb = sub[a], sub[b]
             for _ in range(3):  # refine the medoids to weighted medians of their members
