@@ -419,8 +419,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--dice", choices=["none", "labels", "model"], default="none",
                     help="dice given to the reader: none, the labelled ones, or the dice plug-in's (models)")
     ap.add_argument("--synthetic-dice", action="store_true", help="draw two dice on every rendered board")
-    ap.add_argument("--reader", choices=["classical", "learned"], default="learned",
-                    help="the checker reader: learned (the point network) or classical (hand-set thresholds)")
+    ap.add_argument("--reader", choices=["classical", "learned"], default="classical",
+                    help="the checker reader: classical (what reads a board not calibrated with --learn opening; "
+                         "the default) or learned (the point network; --leave-one-board-out always uses it)")
     ap.add_argument("--model", type=pathlib.Path, help="the point network's ONNX file (default the shipped one)")
     ap.add_argument("--leave-one-board-out", action="store_true",
                     help="per board, read by a network that never saw it: the real photos, then every rendered "
@@ -430,14 +431,11 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--pictures", type=pathlib.Path, help="write annotated pictures of misread images here")
     args = ap.parse_args(argv)
     point_model = None
-    if args.reader == "learned":
+    if args.reader == "learned" or args.leave_one_board_out:
         from vision.learned_checkers import MODEL_PATH, PointModel
 
         point_model = PointModel(args.model or MODEL_PATH)
     if args.leave_one_board_out:
-        if point_model is None:
-            print("python -m vision.evaluate: error: --leave-one-board-out measures the learned reader", file=sys.stderr)
-            return 2
         data = args.data if (args.data / "labels").is_dir() else ROOT.parent.parent / "shared" / "data" / "boards"
         return leave_one_board_out(data, args.synthetic or 20, args.seed, point_model)
     if args.synthetic:

@@ -84,7 +84,8 @@ def load_image(path: str | pathlib.Path) -> np.ndarray:
 class ReadResult:
     """A reading with its working parts: the :class:`Observation`, the
     :class:`~vision.checkers.CheckerReading`, the :class:`Field` used and the working
-    field image ((h, w, 3) uint8 BGR at the reader's scale)."""
+    field image ((h, w, 3) uint8 BGR: at the classical reader's working scale, or the learned
+    reader's small field with its border, :func:`vision.point_crops.small_field`)."""
 
     observation: Observation
     checkers: CheckerReading
