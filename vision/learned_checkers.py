@@ -1,15 +1,16 @@
-"""The learned checker reader: a small network per point, colours from the board itself.
+"""The learned checker reader: one small network reads every point, colours come from the board.
 
-Each of the 24 points is cut out of the registered frame (:mod:`vision.point_crops`) and read
-by one network (``vision/models/point_counter.onnx``, :class:`vision.training.nets.PointCounter`,
+Each of the 24 points and the bar's two halves are cut out of the registered frame
+(:mod:`vision.point_crops`) and read by one network (``vision/models/point_counter.onnx``, :class:`vision.training.nets.PointCounter`,
 run by OpenCV's DNN module on the CPU): a probability for each count 0..15 and for "hidden"
 (a hand or an object over the checkers). Which side a point's checkers belong to is not a
 matter of one point: the colour of each occupied point's first checker is sampled and the
 board's two checker colours are found over all points (or taken from the profile), the
 lighter set being ``light``.
 
-:func:`read_points` returns a :class:`PointDistribution` per point: the probability of each
-(side, count), and the reading's most likely entry.
+:func:`read_board` returns a :class:`BoardDistribution`: per point and bar half a
+:class:`PointDistribution`, the probability of each (side, count) and the most likely entry;
+:func:`to_checker_reading` turns it into the classical reader's shape for the rest of the pipeline.
 """
 
 from __future__ import annotations
@@ -305,17 +306,6 @@ def read_board(small: np.ndarray, field: Any, model: PointModel,
                                float(light[i])) for i in range(len(crops))]
     colours_used = None if used is None else (tuple(float(v) for v in used[0]), tuple(float(v) for v in used[1]))
     return BoardDistribution(tuple(dists[:24]), tuple(dists[24:]), colours_used)
-
-
-def describe(dist: Sequence[PointDistribution]) -> list[dict[str, Any]]:
-    """Plain-data form of the distributions (for ``--json``): per point the most likely
-    reading, its confidence, P(hidden) and the three most likely signed counts."""
-    out = []
-    for d in dist:
-        top = sorted(d.signed().items(), key=lambda kv: -kv[1])[:3]
-        out.append({"point": d.point, "count": d.count, "colour": d.colour, "confidence": round(d.confidence, 4),
-                    "hidden": round(d.hidden, 4), "top": [[k, round(v, 4)] for k, v in top]})
-    return out
 
 
 #: Below this probability of its most likely count a point is reported unreadable.
