@@ -17,7 +17,7 @@ from flask import Flask, jsonify
 from web import api, live
 from web.announcer import Announcer
 from web.dashboard import Dashboard
-from web.security import new_token
+from web.security import new_token, secure_headers
 from web.tracker import Tracker
 from web.view_push import ViewPusher
 
@@ -92,16 +92,6 @@ def create_app(test_config: Optional[Mapping[str, Any]] = None, session: Any = N
     for code, message in errors.items():
         app.register_error_handler(code, _json_error(code, message))
 
-    @app.after_request
-    def headers(response: Any) -> Any:
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        response.headers.setdefault(
-            "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-            "connect-src 'self'; frame-ancestors 'none'",
-        )
-        return response
+    app.after_request(secure_headers)
 
     return app

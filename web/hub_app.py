@@ -35,7 +35,8 @@ from typing import Any, Callable, Mapping, Optional
 from flask import Flask, Response, abort, current_app, jsonify, redirect, render_template, request
 
 from web.hub_feed import RoomFeed
-from web.security import check_action, csrf_token, is_signed_in, may_view, new_token, sign_in, token_matches
+from web.security import (check_action, csrf_token, is_signed_in, may_view, new_token, secure_headers, sign_in,
+                          token_matches)
 from web.view_model import build_view
 
 SendCommand = Callable[[int, str, Optional[str], dict[str, Any]], str]
@@ -251,16 +252,6 @@ def create_hub_app(room: Any, send_command: Optional[SendCommand] = None,
             time.sleep(0.02)
         return jsonify({"id": command_id, "error": f"table {number} did not answer"}), 504
 
-    @app.after_request
-    def headers(response: Any) -> Any:
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        response.headers.setdefault(
-            "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-            "connect-src 'self'; frame-ancestors 'none'",
-        )
-        return response
+    app.after_request(secure_headers)
 
     return app
