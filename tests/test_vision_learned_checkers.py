@@ -197,6 +197,11 @@ def test_calibrate_learns_the_board_and_read_uses_what_it_learned(repo_root, tmp
     got = [0 if p["count"] == 0 else (p["count"] if p["colour"] == "light" else -p["count"]) for p in points]
     assert got == later
     assert all("distribution" in p for p in points)
+    # Corners given beside the profile: still the board's learned reader.
+    proc = _run(repo_root, "read", str(tmp_path / "later.png"), "--calibration", str(profile),
+                f"--corners={r2.corners_arg}", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert all("distribution" in p for p in json.loads(proc.stdout)["points"])
     # The learned file gone: one line, nothing read.
     (profile.parent / "green.points.npz").unlink()
     line = _one_line_error(_run(repo_root, "read", str(tmp_path / "later.png"), "--calibration", str(profile)))

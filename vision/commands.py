@@ -76,7 +76,7 @@ def _reader_for(args: argparse.Namespace, image):
     """``(BoardReader, Profile | None)`` for ``companion read``'s ``--calibration``, ``--corners``
     and ``--orientation``; raises ``UserError`` for a bad profile or corners."""
     from vision.profile import ProfileError, load_profile
-    from vision.reader import BoardReader
+    from vision.reader import BoardReader, point_model_for
     from vision.registration import RegistrationError, field_from_corners, parse_corners
 
     h, w = image.shape[:2]
@@ -95,7 +95,7 @@ def _reader_for(args: argparse.Namespace, image):
                                        profile.camera if profile and profile.camera and tuple(profile.camera.image_size) == (w, h) else None)
             if profile:
                 return BoardReader(field=field, settings=profile.settings, colours=profile.colours,
-                                   orientation=orientation), profile
+                                   orientation=orientation, point_model=point_model_for(profile)), profile
             return BoardReader(field=field, orientation=orientation), None
         if profile:
             import dataclasses

@@ -139,10 +139,8 @@ class BoardReader:
         size = image_size or profile.image_size
         field = profile.field(size) if (profile.corners is not None and size is not None) else None
         kwargs.setdefault("trays", getattr(profile, "trays", TraySettings()))
-        if getattr(profile, "point_head", None) and "point_model" not in kwargs:
-            from vision.learned_checkers import PointHead
-
-            kwargs["point_model"] = PointModel(head=PointHead.load(profile.point_head))
+        if "point_model" not in kwargs:
+            kwargs["point_model"] = point_model_for(profile)
         return cls(field=field, settings=profile.settings, colours=profile.colours, aruco=profile.aruco,
                    orientation=profile.orientation, **kwargs)
 
@@ -247,6 +245,17 @@ class BoardReader:
     def read(self, image_bgr: np.ndarray, frame_index: int = 0, timestamp_ms: float = 0.0) -> Observation:
         """Read a frame: (H, W, 3) uint8 BGR -> :class:`Observation`."""
         return self.read_full(image_bgr, frame_index, timestamp_ms).observation
+
+
+def point_model_for(profile) -> Optional[PointModel]:
+    """The learned reader with the head a :class:`~vision.profile.Profile` learned at calibration
+    (``point_head``), or ``None`` for a profile without one (the classical reader). Raises
+    ``ValueError`` for an unreadable head and ``FileNotFoundError`` for a missing network."""
+    if not getattr(profile, "point_head", None):
+        return None
+    from vision.learned_checkers import PointHead
+
+    return PointModel(head=PointHead.load(profile.point_head))
 
 
 def _top_signed(d: PointDistribution, floor: float = 1e-3) -> tuple[tuple[int, float], ...]:
