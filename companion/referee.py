@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from typing import Any, Optional, Sequence
+from typing import Any, Iterator, Optional, Sequence
 
 from companion.bus import Event, EventBus
 from companion.events import CockedDiceEvent, OverrideEvent, RollEvent, TurnEvent, VerdictEvent
@@ -228,17 +228,18 @@ class Referee:
         }[self.w.phase]
         handler(obs, board)
 
-    def _allowed_boards(self) -> list[tuple[int, ...]]:
+    def _allowed_boards(self) -> Iterator[tuple[int, ...]]:
         """The boards the game allows now, player 0's view: the agreed board, and while a play
         or its correction is awaited the result of every legal play and every legal part of one
-        (what :func:`companion.likelihood.most_likely_board` weighs the reading against)."""
+        (what :func:`companion.likelihood.most_likely_board` weighs the reading against). A
+        generator: nothing is computed for a reading without probabilities."""
         expected = self.table_board()
-        out = [expected]
+        yield expected
         if self.w.phase in (Phase.PLAY, Phase.CORRECTION) and getattr(self.match, "dice", None):
             mover = self.match.on_roll
             plays = self._plays(self.view(mover, expected), self.match.dice)
-            out += [self.view(mover, pos.to_signed()) for pos in plays.results | plays.prefixes]
-        return out
+            for pos in plays.results | plays.prefixes:
+                yield self.view(mover, pos.to_signed())
 
     def dice_in_play(self, obs: Observation) -> Observation:
         """``obs`` with only the dice that matter now, when the dice carry an

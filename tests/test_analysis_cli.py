@@ -3,34 +3,23 @@
 from __future__ import annotations
 
 import json
-import pathlib
 import re
 
 import pytest
 
-from gnubg_text_hint import GNUBG, text_hints
+from analysis_cli import need_gnubg, run_companion  # noqa: F401 (need_gnubg: an autouse fixture)
+from gnubg_text_hint import text_hints
 
-from companion.cli import main
 
 OPENING = "4HPwATDgc/ABMA"
 MONEY = "MAEAAAAAAAAE"  # money game, centred cube, no Jacoby rule
 
 
-@pytest.fixture(autouse=True)
-def _need_gnubg():
-    if not pathlib.Path(GNUBG).exists():
-        pytest.skip("GNU Backgammon is not installed (.ci/run installs it)")
-
-
-def _run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def test_ranked_plays_json_equal_gnubg_and_the_made_play_is_marked(capsys):
     printed = text_hints([{"position_id": OPENING, "match_id": MONEY, "dice": [4, 3]}])[0]["plays"]
-    code, out, _ = _run(capsys, "analyse", "--position-id", OPENING, "--dice", "4", "3",
+    code, out, _ = run_companion(capsys, "analyse", "--position-id", OPENING, "--dice", "4", "3",
                         "--play", "13/9  8/5", "--json")
     assert code == 0
     answer = json.loads(out)
@@ -50,7 +39,7 @@ def test_text_output_lists_best_first_and_names_the_made_play(capsys):
 
     after = next(p.result.position_id() for p in legal_plays(Position.from_position_id(OPENING), (4, 3))
                  if p.notation() == "24/21 13/9")
-    code, out, _ = _run(capsys, "analyse", "--position-id", OPENING, "--dice", "4", "3", "--after", after)
+    code, out, _ = run_companion(capsys, "analyse", "--position-id", OPENING, "--dice", "4", "3", "--after", after)
     assert code == 0
     lines = out.splitlines()
     assert lines[0] == "gnubg 2-ply, dice 4-3: 17 legal plays"
@@ -60,7 +49,7 @@ def test_text_output_lists_best_first_and_names_the_made_play(capsys):
 
 def test_cube_decision_equals_gnubg(capsys):
     printed = text_hints([{"position_id": "ZxrwQRCMZ/ADEA", "match_id": MONEY, "dice": None}])[0]["cube"]
-    code, out, _ = _run(capsys, "analyse", "--position-id", "ZxrwQRCMZ/ADEA", "--json")
+    code, out, _ = run_companion(capsys, "analyse", "--position-id", "ZxrwQRCMZ/ADEA", "--json")
     assert code == 0
     answer = json.loads(out)
     for key in ("no_double", "double_take", "double_pass"):
@@ -71,7 +60,7 @@ def test_cube_decision_equals_gnubg(capsys):
 
 def test_match_id_sets_score_and_cube(capsys):
     # 5-point match, 2-1, cube 2 owned by player 1, player 0 on roll: gnubg's printed equities
-    code, out, _ = _run(capsys, "analyse", "--position-id", OPENING, "--dice", "4", "3",
+    code, out, _ = run_companion(capsys, "analyse", "--position-id", OPENING, "--dice", "4", "3",
                         "--match-id", "EYGlACAACAAE", "--json")
     answer = json.loads(out)
     printed = text_hints([{"position_id": OPENING, "match_id": answer["match_id"], "dice": [4, 3]}])
@@ -89,7 +78,7 @@ def test_match_id_sets_score_and_cube(capsys):
     (["--dice", "4", "3"], "missing --position-id"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):
-    code, out, err = _run(capsys, "analyse", *argv)
+    code, out, err = run_companion(capsys, "analyse", *argv)
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and message in err
 
@@ -108,7 +97,7 @@ def test_watch_refuses_a_bad_analysis_depth_in_one_line(repo_root):
 
 
 def test_a_board_after_that_no_legal_play_gives_is_said(capsys):
-    code, out, _ = _run(capsys, "analyse", "--position-id", OPENING, "--dice", "4", "3", "--after", OPENING)
+    code, out, _ = run_companion(capsys, "analyse", "--position-id", OPENING, "--dice", "4", "3", "--after", OPENING)
     assert code == 0
     assert out.splitlines()[-1] == f"played: {OPENING} is not the result of a legal play of this roll"
     assert "*" not in "".join(line[:1] for line in out.splitlines())

@@ -11,29 +11,18 @@ stored during play are summed up without gnubg.
 from __future__ import annotations
 
 import json
-import pathlib
 
 import pytest
 
-from gnubg_text_hint import GNUBG, text_match_statistics
+from analysis_cli import need_gnubg, run_companion  # noqa: F401 (need_gnubg: an autouse fixture)
+from gnubg_text_hint import text_match_statistics
 from web_demo_driver import DemoDriver
 
 from companion.analysis.analyst import Analyst
 from companion.analysis.engine import GnubgEngine
 from companion.analysis.service import AnalysisService
-from companion.cli import main
 
 
-@pytest.fixture(autouse=True)
-def _need_gnubg():
-    if not pathlib.Path(GNUBG).exists():
-        pytest.skip("GNU Backgammon is not installed (.ci/run installs it)")
-
-
-def _run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def _printed(value, decimals: int = 1) -> str:
@@ -44,7 +33,7 @@ def _printed(value, decimals: int = 1) -> str:
 def test_review_equals_gnubg_statistics(capsys, shared_data, name):
     path = shared_data / "rules" / name
     printed = text_match_statistics(str(path), plies=0)
-    code, out, _ = _run(capsys, "match", "analyse", str(path), "--plies", "0", "--json", "--worst", "50")
+    code, out, _ = run_companion(capsys, "match", "analyse", str(path), "--plies", "0", "--json", "--worst", "50")
     assert code == 0
     review = json.loads(out)
     for i in (0, 1):
@@ -67,7 +56,7 @@ def test_review_equals_gnubg_statistics(capsys, shared_data, name):
 
 def test_each_worst_decision_opens_with_companion_analyse(capsys, shared_data):
     path = shared_data / "rules" / "gnubg_export_5pt_match.mat"
-    code, out, _ = _run(capsys, "match", "analyse", str(path), "--plies", "0", "--worst", "3")
+    code, out, _ = run_companion(capsys, "match", "analyse", str(path), "--plies", "0", "--worst", "3")
     assert code == 0
     lines = out.splitlines()
     assert lines[0] == "gnubg 0-ply review: gnubg vs root, match to 5"
@@ -75,7 +64,7 @@ def test_each_worst_decision_opens_with_companion_analyse(capsys, shared_data):
     assert "gnubg doubled: gnubg says No double, take; loss 0.356 (very bad)" in lines[first]
     command = lines[first + 1].split()
     assert command[:2] == ["companion", "analyse"]
-    code, out, _ = _run(capsys, *command[1:], "--plies", "0", "--json")
+    code, out, _ = run_companion(capsys, *command[1:], "--plies", "0", "--json")
     cube = json.loads(out)
     assert code == 0 and cube["action"] == "No double, take"
     assert cube["no_double"] - cube["double_take"] == pytest.approx(0.356, abs=0.0006)
@@ -84,10 +73,10 @@ def test_each_worst_decision_opens_with_companion_analyse(capsys, shared_data):
 def test_match_log_review_equals_the_record_review(capsys, shared_data, tmp_path):
     path = shared_data / "rules" / "gnubg_export_5pt_match.mat"
     log = tmp_path / "match.sqlite3"
-    assert _run(capsys, "match", "import", str(path), "--log", str(log))[0] == 0
-    code, from_log, _ = _run(capsys, "match", "analyse", "--log", str(log), "--plies", "0", "--json")
+    assert run_companion(capsys, "match", "import", str(path), "--log", str(log))[0] == 0
+    code, from_log, _ = run_companion(capsys, "match", "analyse", "--log", str(log), "--plies", "0", "--json")
     assert code == 0
-    code, from_file, _ = _run(capsys, "match", "analyse", str(path), "--plies", "0", "--json")
+    code, from_file, _ = run_companion(capsys, "match", "analyse", str(path), "--plies", "0", "--json")
     assert json.loads(from_log)["stats"] == json.loads(from_file)["stats"]
 
 
@@ -100,7 +89,7 @@ def test_stored_analyses_are_reviewed_without_gnubg(capsys, tmp_path):
         assert service.wait_idle(60)
         service.close()
     published = [e for e in driver.events if e["type"] == "analysis"]
-    code, out, _ = _run(capsys, "match", "analyse", "--log", log, "--stored", "--json",
+    code, out, _ = run_companion(capsys, "match", "analyse", "--log", log, "--stored", "--json",
                         "--gnubg", str(tmp_path / "no-gnubg"))
     summary = json.loads(out)
     assert code == 0 and summary["analyses"] == len(published) == 11
@@ -117,18 +106,18 @@ def test_stored_analyses_are_reviewed_without_gnubg(capsys, tmp_path):
     (["--log", "nowhere.sqlite3"], "no match log there"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):
-    code, out, err = _run(capsys, "match", "analyse", *argv)
+    code, out, err = run_companion(capsys, "match", "analyse", *argv)
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and message in err
 
 
 def test_a_record_that_is_not_a_match_is_one_line(capsys, tmp_path):
     bad = tmp_path / "bad.mat"
     bad.write_text("this is not a match record\n")
-    code, out, err = _run(capsys, "match", "analyse", str(bad))
+    code, out, err = run_companion(capsys, "match", "analyse", str(bad))
     assert code == 2 and len(err.strip().splitlines()) == 1 and str(bad) in err
 
 
 def test_missing_gnubg_is_unavailable(capsys, shared_data, tmp_path):
     path = shared_data / "rules" / "gnubg_export_5pt_match.mat"
-    code, out, err = _run(capsys, "match", "analyse", str(path), "--gnubg", str(tmp_path / "none"))
+    code, out, err = run_companion(capsys, "match", "analyse", str(path), "--gnubg", str(tmp_path / "none"))
     assert code == 1 and err.startswith("companion match analyse: analysis unavailable: GNU Backgammon is not installed")
