@@ -80,12 +80,9 @@ def test_cube_like_patches_are_not_turned_on_registered_boards_only():
         def __init__(self, net):
             self.net, self.patches = net, 0
 
-        def setInput(self, blob):
+        def run(self, blob):
             self.patches += len(blob)
-            self.net.setInput(blob)
-
-        def forward(self):
-            return self.net.forward()
+            return self.net.run(blob)
 
     # the first rendered board whose cube the classifier is unsure of (a cube-like patch below 0.9)
     for seed in range(40):

@@ -131,8 +131,7 @@ class TiltModel:
         return p
 
     def _forward(self, blob: np.ndarray) -> np.ndarray:
-        self.net.setInput(blob)
-        logits = self.net.forward().astype(np.float64).reshape(len(blob), -1)
+        logits = self.net.run(blob).astype(np.float64).reshape(len(blob), -1)
         if logits.shape[1] == 1:
             return 1.0 / (1.0 + np.exp(-logits[:, 0]))
         logits -= logits.max(axis=1, keepdims=True)

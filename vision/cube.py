@@ -76,8 +76,7 @@ class CubeReader:
                              for z in scales for c in cands])
         if turns > 1:
             blob = np.ascontiguousarray(np.concatenate([np.rot90(blob, k, axes=(2, 3)) for k in range(turns)]))
-        self.net.setInput(blob)
-        logits = self.net.forward().astype(np.float64)
+        logits = self.net.run(blob).astype(np.float64)
         logits -= logits.max(axis=1, keepdims=True)
         e = np.exp(logits)
         # (readings, N, classes): every turn of every scale of a candidate averaged

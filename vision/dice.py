@@ -1,6 +1,6 @@
 """Find dice in a frame and read the pips on their top faces.
 
-Two small networks run through OpenCV's DNN module (models in ``vision/models``, rebuilt by
+Two small networks run by onnxruntime (:mod:`vision.onnx_model`; models in ``vision/models``, rebuilt by
 ``python -m vision.training.train_dice``):
 
 1. a fully convolutional detector gives a heatmap of die centres and each die's size at stride 4.
@@ -76,7 +76,7 @@ class DiceReader:
     ``models``: folder with the detector (:class:`DiceSettings` ``detector``),
     ``dice_classifier.onnx`` and the free-photo classifier (``photo_classifier``; default
     ``vision/models``). Raises ``FileNotFoundError`` when a model file is missing.
-    Not thread-safe (cv2.dnn nets keep state); use one reader per thread.
+    Not thread-safe (its scratch state); use one reader per thread.
     """
 
     def __init__(self, models: pathlib.Path | str | None = None,
@@ -126,8 +126,7 @@ class DiceReader:
             img = cv2.resize(img, (sw, sh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
         sx, sy = sw / w, sh / h
         net = self.field_detector if field else self.detector
-        net.setInput(detector_blob(img))
-        out = net.forward()[0]
+        out = net.run(detector_blob(img))[0]
         logits = out[0]
         heat = 1.0 / (1.0 + np.exp(-logits))
         floor = self.settings.field_peak if field else self.settings.peak
@@ -427,8 +426,7 @@ class DiceReader:
 
     def _softmax(self, blob: np.ndarray, net: Any = None) -> np.ndarray:
         net = self.classifier if net is None else net
-        net.setInput(blob)
-        logits = net.forward().astype(np.float64)
+        logits = net.run(blob).astype(np.float64)
         logits -= logits.max(axis=1, keepdims=True)
         e = np.exp(logits)
         return e / e.sum(axis=1, keepdims=True)

@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
             cube_reader = CubeReader(args.models)
         except FileNotFoundError:
             cube_reader = None
-    except FileNotFoundError as exc:
+    except (FileNotFoundError, ValueError) as exc:  # a missing or unreadable network
         raise UserError(str(exc)) from None
     try:
         dice, cube = read_dice_and_cube(image, None, reader=reader, cube_reader=cube_reader)

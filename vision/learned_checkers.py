@@ -2,7 +2,7 @@
 
 Each of the 24 points and the bar's two halves are cut out of the registered frame
 (:mod:`vision.point_crops`) and read by one network (``vision/models/point_counter.onnx``, :class:`vision.training.nets.PointCounter`,
-run by OpenCV's DNN module on the CPU): a probability for each count 0..15 and for "hidden"
+run by onnxruntime on the CPU): a probability for each count 0..15 and for "hidden"
 (a hand or an object over the checkers). Which side a point's checkers belong to is not a
 matter of one point: the colour of each occupied point's first checker is sampled and the
 board's two checker colours are found over all points (or taken from the profile), the
@@ -130,12 +130,12 @@ class PointHead:
 
 
 class PointModel:
-    """The point network: its body in OpenCV's DNN module, its head (:class:`PointHead`) in numpy.
+    """The point network: its body run by onnxruntime (:mod:`vision.onnx_model`), its head (:class:`PointHead`) in numpy.
 
     ``path``: the body's ONNX file (default :data:`MODEL_PATH`); ``head``: a head to use
     instead of the shipped one (a board's adapted head). Raises ``FileNotFoundError`` when a
-    file is missing, ``ValueError`` for a bad head and ``cv2.error`` when the ONNX file is not
-    a readable network.
+    file is missing, ``ValueError`` for a bad head or an ONNX file that is not a readable
+    network.
     """
 
     def __init__(self, path: pathlib.Path | str = MODEL_PATH, head: Optional[PointHead] = None) -> None:
@@ -160,8 +160,7 @@ class PointModel:
 
     def features(self, crops: np.ndarray) -> np.ndarray:
         """(N, H, W, 3) uint8 BGR crops -> (N, F) float32 features (the body's output)."""
-        self.net.setInput(standardise(crops))
-        return self.net.forward().astype(np.float32)
+        return self.net.run(standardise(crops))
 
     def probabilities(self, crops: np.ndarray) -> np.ndarray:
         """(N, H, W, 3) uint8 BGR crops -> (N, 17) float64 softmax: counts 0..15, hidden."""

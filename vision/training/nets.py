@@ -1,4 +1,4 @@
-"""The two small dice networks (torch, training only; inference runs the exported ONNX in cv2.dnn).
+"""The two small dice networks (torch, training only; inference runs the exported ONNX with onnxruntime).
 
 - :class:`DiceDetector`: fully convolutional, (N, 3, H, W) -> (N, 2, H/4, W/4): channel 0 the die
   centre heatmap (logits), channel 1 log(die side / DETECT_DIE_PX) at the centre cell.

@@ -1,4 +1,4 @@
-"""Train the dice detector and value classifier, export them to ONNX for cv2.dnn.
+"""Train the dice detector and value classifier, export them to ONNX (run by onnxruntime).
 
 Needs torch (training only, not a runtime dependency)::
 
