@@ -9,28 +9,12 @@ import numpy as np
 import pytest
 
 from aruco_markers import with_aruco
+from calibration_frames import LATER, OPENING, QUICK, rendered, signed
 from vision.calibration_desk import CalibrationDesk, first_corners, parse_page_corners, reading_marks
 from vision.profile import load_profile
 from vision.reader import BoardReader
 from vision.registration import field_from_corners
-from vision.render_board import BoardState, CameraPose, Lighting, render_board
-
-#: The opening position as signed counts of points 1..24 (> 0 light, whose home board is 1-6).
-OPENING = [-2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2]
-LATER = [-2, 0, 0, 2, 0, 4, 0, 2, 0, 0, 0, -5, 4, 0, 0, 0, -3, 0, -4, -1, 0, 0, 0, 3]
-#: A short adaptation: seconds, not a minute (the page's own default is learn_board's).
-QUICK = {"samples": 300, "generic": 100}
-
-
-def rendered(counts, style="green", seed=0):
-    """A 1280x720 render of ``counts`` on a ``style`` board, as tests/test_vision_learned_checkers does."""
-    pose = CameraPose.looking_down(tilt=0.06)
-    return render_board(BoardState.from_counts(counts), style, pose, Lighting(noise=2, jpeg=85), seed=seed)
-
-
-def signed(points):
-    return [0 if p["count"] == 0 else (p["count"] if p["colour"] == "light" else -p["count"]) for p in points]
-
+from vision.render_board import BoardState, CameraPose, render_board
 
 @pytest.fixture(scope="module")
 def opening():

@@ -207,16 +207,18 @@ def _profile_path(args: argparse.Namespace) -> pathlib.Path:
 
 
 def _check_writable(out: pathlib.Path) -> None:
-    """Raise ``UserError`` unless ``out`` can be written (its nearest existing folder is writable)."""
-    import os
+    """Make ``out``'s folder and write a scratch file in it; raise ``UserError`` when that fails
+    (so that the page does not learn a board for a minute only to fail to save it)."""
+    import tempfile
 
     if out.is_dir():
         raise UserError(f"cannot write {out}: it is a folder")
-    folder = out.parent.resolve()
-    while not folder.exists():
-        folder = folder.parent
-    if not folder.is_dir() or not os.access(folder, os.W_OK):
-        raise UserError(f"cannot write {out}: {folder} is not a writable folder")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out.parent):
+            pass
+    except OSError as exc:
+        raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
 
 
 def _calibrate_on_page(args: argparse.Namespace, image, corners, aruco, camera, empty) -> int:
