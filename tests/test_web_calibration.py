@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 
@@ -119,11 +120,15 @@ def test_learn_follow_confirm_save(client, opening):
                  headers=BEARER)
     assert res.status_code == 202 and res.get_json()["state"] == "learning"
     again = c.post("/api/learn", json={"corners": opening.corners.tolist()}, headers=BEARER)
-    assert again.status_code in (409, 202)  # 202 only when the short learning has already ended
-    fractions = []
+    assert again.status_code == 409 and "wait for it to finish" in again.get_json()["error"]
+    seen = []
     while not desk.wait(0.05):
-        fractions.append(c.get("/api/state").get_json()["fraction"])
-    assert fractions == sorted(fractions) or len(set(fractions)) > 1
+        now = c.get("/api/state").get_json()
+        seen.append((now["state"], now["stage"], now["fraction"]))
+    stages = {"starting", "composing this board", "reading the compositions", "learning this board", "done"}
+    assert seen and all(state in ("learning", "learned") and stage in stages and 0 <= fraction <= 1
+                        for state, stage, fraction in seen), seen
+    assert any(stage == "learning this board" and fraction > 0 for _, stage, fraction in seen), seen
     state = c.get("/api/state").get_json()
     assert state["state"] == "learned", state["error"]
     assert signed(state["reading"]["points"]) == OPENING
@@ -175,6 +180,43 @@ def test_calibrate_web_serves_the_page_until_interrupted(repo_root, opening, tmp
         _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130 and "interrupted" in err and "Traceback" not in err
     assert not out.exists()
+
+
+@pytest.mark.slow
+def test_calibrate_web_learns_saves_and_ends(repo_root, opening, tmp_path):
+    """The whole page flow over HTTP with the command's own (full) learning: about half a minute."""
+    frame = tmp_path / "opening.png"
+    cv2.imwrite(str(frame), opening.image)
+    out = tmp_path / "club" / "green.json"
+    proc = _companion(repo_root, "calibrate", str(frame), "--web", "--port", "0", "--out", str(out))
+    try:
+        url, token = proc.stdout.readline().split(": ", 1)[1].strip().split("/?token=")
+        headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+
+        def post(path, body):
+            request = urllib.request.Request(url + path, method="POST", data=json.dumps(body).encode(), headers=headers)
+            with urllib.request.urlopen(request, timeout=10) as r:
+                return r.status, json.load(r)
+
+        with urllib.request.urlopen(url + "/api/state", timeout=10) as r:
+            corners = json.load(r)["corners"]
+        assert post("/api/learn", {"corners": corners})[0] == 202
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            with urllib.request.urlopen(url + "/api/state", timeout=10) as r:
+                state = json.load(r)
+            if state["state"] != "learning":
+                break
+            time.sleep(1)
+        assert state["state"] == "learned", state["error"]
+        assert signed(state["reading"]["points"]) == OPENING
+        assert post("/api/save", {}) == (200, {"saved": str(out)})
+        stdout, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0 and stdout == "" and err.strip() == f"profile written to {out}"
+    assert json.loads(out.read_text())["point_head"] == "green.points.npz"
+    assert (out.parent / "green.points.npz").is_file()
 
 
 @pytest.mark.parametrize("extra, words", [
