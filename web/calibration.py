@@ -22,8 +22,9 @@ from typing import Any, Mapping, Optional
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, redirect, render_template, request, url_for
 
-from web.security import csrf_token, is_signed_in, may_view, new_token, require_token, secure_headers, sign_in, \
-    token_matches
+from web.app import register_json_errors
+from web.security import (csrf_token, is_signed_in, may_view, new_token, require_token, secure_headers, sign_in,
+                          token_matches)
 
 bp = Blueprint("calibration", __name__)
 
@@ -122,8 +123,6 @@ def create_calibration_app(desk: Any, test_config: Optional[Mapping[str, Any]] =
     Config (``test_config`` overrides): ``ACCESS_TOKEN`` (random when not given),
     ``VIEW_REQUIRES_TOKEN`` (False: viewing is open to whoever reaches the port; the server
     sets it off loopback), ``SECRET_KEY`` (random). Raises ``ValueError`` for an empty token."""
-    from web.app import register_json_errors
-
     app = Flask("web", template_folder="templates", static_folder="static")
     app.config.from_mapping(
         SECRET_KEY=secrets.token_hex(32), ACCESS_TOKEN=new_token(), VIEW_REQUIRES_TOKEN=False,
