@@ -115,6 +115,12 @@ def test_refusals_are_shown_in_one_line(page, served, opening):
     message = page.locator("#message").inner_text()
     assert "opening position" in message and "want" in message and "\n" not in message
     assert page.locator("#reading .mark").count() == 0 and page.locator("#confirm").is_hidden()
+    # Arrow keys move a handle too (shift: ten pixels).
+    cx = float(page.get_attribute("#corner-1", "cx"))
+    page.focus("#corner-1")
+    page.keyboard.press("Shift+ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    assert float(page.get_attribute("#corner-1", "cx")) == pytest.approx(cx - 11)
     # The top-left handle dragged past the bottom-right one: no convex field, refused at once.
     bx, by = opening.corners[2]
     _drag(page, "#corner-0", bx + 20, by - 20)
