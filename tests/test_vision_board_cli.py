@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
+from aruco_markers import with_aruco
 from vision.render_board import BoardState, Lighting, render_board
 
 
@@ -184,27 +185,13 @@ def test_read_real_photo_with_labelled_corners(repo_root, shared_data):
     assert out["points"][0] == {"point": 1, "count": 2, "colour": "dark"}
 
 
-def _with_aruco(rendered, size=48):
-    img = rendered.image.copy()
-    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
-    offsets = [(-size, -size), (0, -size), (0, 0), (-size, 0)]  # outside each field corner
-    for mid, ((x, y), (dx, dy)) in enumerate(zip(rendered.corners, offsets)):
-        marker = cv2.aruco.generateImageMarker(dictionary, mid, size)
-        x0, y0 = int(round(x)) + dx, int(round(y)) + dy
-        pad = np.full((size + 12, size + 12), 255, np.uint8)  # quiet zone
-        pad[6:-6, 6:-6] = marker
-        px, py = x0 - 6 + (6 if dx == 0 else -6), y0 - 6 + (6 if dy == 0 else -6)
-        img[py:py + size + 12, px:px + size + 12] = pad[:, :, None]
-    return img
-
-
 def test_aruco_profile_finds_the_board_in_every_frame(repo_root, tmp_path):
     from vision.render_board import STYLES, CameraPose
 
     pose = CameraPose.looking_down(scale=0.72, aspect=STYLES["walnut"].geometry.aspect)
     r = render_board(BoardState.starting(), "walnut", pose, lighting=Lighting(blur=0.4))
     path = tmp_path / "aruco.png"
-    cv2.imwrite(str(path), _with_aruco(r))
+    cv2.imwrite(str(path), with_aruco(r))
     profile = tmp_path / "aruco.json"
     proc = run(repo_root, "calibrate", str(path), "--aruco", "--learn", "opening", "--out", str(profile))
     assert proc.returncode == 0, proc.stderr

@@ -14,13 +14,15 @@ The two players' dice colours (``dice_sets``, :mod:`vision.dice_sets`) are learn
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Optional
+import dataclasses
+import pathlib
+from typing import TYPE_CHECKING, Callable, Mapping, Optional
 
 import numpy as np
 
 from companion.observation import Observation
 from vision.checkers import CheckerColours, CheckerSettings, read_checkers, warp_for_reading
-from vision.profile import Profile
+from vision.profile import Profile, save_profile
 from vision.reader import BoardReader
 from vision.registration import CameraModel, Field, field_from_corners
 
@@ -91,7 +93,8 @@ def calibrate_board(image_bgr: np.ndarray, corners: Optional[np.ndarray] = None,
                     camera: Optional[CameraModel] = None, name: str = "board",
                     notes: str = "", settings: CheckerSettings = CheckerSettings(),
                     empty_bgr: Optional[np.ndarray] = None,
-                    progress: Optional[Callable[[str, float], None]] = None
+                    progress: Optional[Callable[[str, float], None]] = None,
+                    learning: Optional[Mapping[str, int]] = None
                     ) -> tuple[Profile, Observation, Optional[LearnedBoard]]:
     """Make a :class:`Profile` from one frame.
 
@@ -99,7 +102,8 @@ def calibrate_board(image_bgr: np.ndarray, corners: Optional[np.ndarray] = None,
     board is found automatically. ``learn``: ``"opening"`` (the frame shows the opening
     position: the point network learns this board, :func:`vision.board_learning.learn_board`,
     optionally with ``empty_bgr``, a frame of the empty board, and ``progress`` told along the
-    way), ``"reading"`` (the colours of this frame's reading, see the module's doc) or
+    way; ``learning``: keyword arguments for ``learn_board``, e.g. ``{"samples": 300}`` for a
+    quicker, rougher adaptation), ``"reading"`` (the colours of this frame's reading, see the module's doc) or
     ``"none"`` (colours are then clustered in every frame). Returns the profile, the frame's
     reading with what was learned, and the :class:`~vision.board_learning.LearnedBoard` (with
     ``"opening"``; its head is to be saved beside the profile, see ``companion calibrate``).
@@ -129,7 +133,7 @@ def calibrate_board(image_bgr: np.ndarray, corners: Optional[np.ndarray] = None,
 
         try:
             model = PointModel()
-            learned = learn_board(image_bgr, field, model, empty_bgr, progress=progress)
+            learned = learn_board(image_bgr, field, model, empty_bgr, progress=progress, **dict(learning or {}))
         except BoardLearningError as exc:
             raise CalibrationError(str(exc)) from None
         colours = CheckerColours(learned.light, learned.dark)
@@ -152,6 +156,20 @@ def calibrate_board(image_bgr: np.ndarray, corners: Optional[np.ndarray] = None,
     return profile, obs, learned
 
 
+def save_calibration(profile: Profile, learned: Optional[LearnedBoard], out: str | pathlib.Path) -> Profile:
+    """Write a calibration: ``profile`` as JSON to ``out`` (folders made as needed) and, when
+    ``learned`` (from :func:`calibrate_board` with ``learn="opening"``), its adapted head beside
+    it as ``<out stem>.points.npz``, named by the profile's ``point_head``. Returns the profile
+    as written. Raises ``OSError`` when a file cannot be written."""
+    out = pathlib.Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if learned is not None:
+        head = learned.head.save(out.with_name(out.stem + ".points.npz"))
+        profile = dataclasses.replace(profile, point_head=str(head.resolve()))
+    save_profile(profile, out)
+    return profile
+
+
 def learn_dice(image_bgr: np.ndarray, profile: Profile) -> Profile:
     """``profile`` with ``dice_sets`` learned from the frame ``image_bgr`` ((H, W, 3) uint8 BGR, the
     size of the profile's ``image_size``): the dice read on its registered board
@@ -159,8 +177,6 @@ def learn_dice(image_bgr: np.ndarray, profile: Profile) -> Profile:
     the top half the top player's (:func:`vision.dice_sets.learn_dice_sets`). Raises
     :class:`CalibrationError` when the profile has no corners, the dice models are missing, a half
     holds no die or the two sets' colours are alike."""
-    import dataclasses
-
     from vision.dice import DiceReader
     from vision.dice_sets import DiceSetsError, learn_dice_sets
 

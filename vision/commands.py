@@ -7,7 +7,10 @@ the board is found automatically. ``--json`` prints ``Observation.to_dict()``.
 ``companion calibrate (IMAGE | --camera N) [--corners ...] [--aruco] [--learn
 opening|reading] [--orientation Q] [--chessboard 'GLOB'] [--name NAME] [--out FILE]``
 registers the board, learns the checker colours and writes a profile (JSON,
-documented in ``calibration/README.md``).
+documented in ``calibration/README.md``). With ``--web [--host H] [--port P]`` it serves
+the calibration page (:mod:`web.calibration`, :mod:`vision.calibration_desk`) instead: the
+user drags the field's corners over the picture, learns the board from the opening
+position, checks the reading drawn over it and saves; the command ends once saved.
 
 OpenCV is imported inside the handlers.
 """
@@ -22,6 +25,10 @@ import sys
 from typing import Any
 
 from companion.cli import UserError
+
+
+#: The calibration page's port unless ``--port`` says otherwise (the dashboard's is 8080).
+DEFAULT_PAGE_PORT = 8081
 
 
 def register(subparsers: Any) -> None:
@@ -52,7 +59,7 @@ def register(subparsers: Any) -> None:
     c.add_argument("--corners", help="playing field corners TLx,TLy,...,BLy (else ArUco or automatic)")
     c.add_argument("--aruco", action="store_true", help="find the field from ArUco markers 0-3 (DICT_4X4_50) at its corners")
     c.add_argument("--aruco-dictionary", default="DICT_4X4_50", help="ArUco dictionary (default DICT_4X4_50)")
-    c.add_argument("--learn", choices=["opening", "reading", "none"], default="reading",
+    c.add_argument("--learn", choices=["opening", "reading", "none"], default=None,
                    help="opening: the frame shows the opening position, and the reader learns this board (its "
                         "checkers and points, about a minute); reading: learn the checker colours from this "
                         "frame's reading (which you confirm by keeping the profile); none: learn nothing; "
@@ -69,6 +76,14 @@ def register(subparsers: Any) -> None:
     c.add_argument("--learn-dice", action="store_true",
                    help="also learn whose dice are whose by colour (dice_sets) from this frame: each player's dice "
                         "on his own side of the board, the bottom player's in the bottom half")
+    c.add_argument("--web", action="store_true",
+                   help="calibrate on a page in the browser instead: drag the field's corners over the picture, "
+                        "learn this board from the opening position, check the reading drawn over it, save; "
+                        "ends once the profile is saved")
+    c.add_argument("--host", default="127.0.0.1", help="with --web: the address to serve the page on (default "
+                                                       "127.0.0.1; elsewhere viewing needs the token too)")
+    c.add_argument("--port", type=int, default=DEFAULT_PAGE_PORT,
+                   help=f"with --web: the port (default {DEFAULT_PAGE_PORT}; 0 picks a free one)")
     c.set_defaults(func=cmd_calibrate)
 
 
@@ -186,6 +201,63 @@ def format_reading(obs) -> str:
     return "\n".join(lines)
 
 
+def _profile_path(args: argparse.Namespace) -> pathlib.Path:
+    """Where ``companion calibrate`` writes the profile: ``--out``, else calibration/NAME.json."""
+    return pathlib.Path(args.out) if args.out else pathlib.Path("calibration") / f"{args.name}.json"
+
+
+def _check_writable(out: pathlib.Path) -> None:
+    """Make ``out``'s folder and write a scratch file in it; raise ``UserError`` when that fails
+    (so that the page does not learn a board for a minute only to fail to save it)."""
+    import tempfile
+
+    if out.is_dir():
+        raise UserError(f"cannot write {out}: it is a folder")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out.parent):
+            pass
+    except OSError as exc:
+        raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
+
+
+def _calibrate_on_page(args: argparse.Namespace, image, corners, aruco, camera, empty) -> int:
+    """``companion calibrate --web``: serve the calibration page (:mod:`web.calibration`) for
+    this frame until the profile is saved; prints the page's address with the token."""
+    import time
+
+    from vision.calibration_desk import CalibrationDesk
+    from web.calibration import create_calibration_app
+    from web.server import serve, viewing_needs_token
+
+    if args.learn not in (None, "opening"):
+        raise UserError("the calibration page learns this board from the opening position: drop --learn "
+                        f"{args.learn} or calibrate without --web")
+    if args.learn_dice:
+        raise UserError("--learn-dice is not on the calibration page: run it without --web")
+    if not 0 <= args.port <= 65535:
+        raise UserError(f"--port must be 0-65535, got {args.port}")
+    out = _profile_path(args)
+    _check_writable(out)
+    desk = CalibrationDesk(image, out, orientation=args.orientation, corners=corners, aruco=aruco, camera=camera,
+                           name=args.name, notes=args.notes, empty_bgr=empty)
+    app = create_calibration_app(desk, {"VIEW_REQUIRES_TOKEN": viewing_needs_token(args.host),
+                                        "SESSION_COOKIE_NAME": f"companion_calibration_{args.port}"})
+    try:
+        server = serve(app, args.host, args.port, threads=8)
+    except OSError as exc:
+        raise UserError(f"cannot serve the calibration page on {args.host}:{args.port}: {exc.strerror or exc}") from None
+    print(f"calibration page: {server.url}/?token={server.token}", flush=True)
+    try:
+        while not desk.wait_saved(0.5):
+            pass
+        time.sleep(0.5)  # the browser's save request gets its answer before the server stops
+    finally:
+        server.stop()
+    print(f"profile written to {out}", file=sys.stderr)
+    return 0
+
+
 class ProgressLine:
     """A progress bar on one line of ``stream``: ``learning this board [#####.....]  50%``,
     rewritten in place. Called as ``progress(stage, fraction)`` (fraction 0..1). Silent when
@@ -207,13 +279,11 @@ class ProgressLine:
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
     """``companion calibrate``: register, learn colours, write a profile."""
-    import dataclasses
     import glob
 
     import cv2
 
-    from vision.calibrate import CalibrationError, calibrate_board
-    from vision.profile import save_profile
+    from vision.calibrate import CalibrationError, calibrate_board, save_calibration
     from vision.reader import ImageError, load_image
     from vision.registration import RegistrationError, calibrate_chessboard, parse_corners
 
@@ -250,8 +320,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
                 empty = load_image(args.empty)
             except ImageError as exc:
                 raise UserError(str(exc)) from None
+        if args.web:
+            return _calibrate_on_page(args, image, corners, aruco, camera, empty)
         profile, obs, learned = calibrate_board(image, corners=corners, aruco=aruco, orientation=args.orientation,
-                                                learn=args.learn, camera=camera, name=args.name, notes=args.notes,
+                                                learn=args.learn or "reading", camera=camera, name=args.name, notes=args.notes,
                                                 empty_bgr=empty, progress=ProgressLine(sys.stderr))
         if args.learn_dice:
             from vision.calibrate import learn_dice
@@ -259,13 +331,9 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
             profile = learn_dice(image, profile)
     except (RegistrationError, CalibrationError) as exc:
         raise UserError(str(exc)) from None
-    out = pathlib.Path(args.out) if args.out else pathlib.Path("calibration") / f"{args.name}.json"
+    out = _profile_path(args)
     try:
-        if learned is not None:
-            out.parent.mkdir(parents=True, exist_ok=True)
-            head = learned.head.save(out.with_name(out.stem + ".points.npz"))
-            profile = dataclasses.replace(profile, point_head=str(head.resolve()))
-        save_profile(profile, out)
+        profile = save_calibration(profile, learned, out)
     except OSError as exc:
         raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
     print(format_reading(obs))

@@ -33,6 +33,18 @@ def _json_error(code: int, message: str) -> Callable[[Exception], Any]:
     return handler
 
 
+def register_json_errors(app: Flask) -> None:
+    """Answer 404, 405, 413 and 500 on ``app`` as ``{"error": "one line"}`` JSON."""
+    errors = {
+        404: "no such page",
+        405: "method not allowed",
+        413: "request body too large",
+        500: "the companion failed on this request (see its log)",
+    }
+    for code, message in errors.items():
+        app.register_error_handler(code, _json_error(code, message))
+
+
 def create_app(test_config: Optional[Mapping[str, Any]] = None, session: Any = None) -> Flask:
     """Build the dashboard app for ``session`` (a SessionApi; required).
 
@@ -83,15 +95,7 @@ def create_app(test_config: Optional[Mapping[str, Any]] = None, session: Any = N
     app.register_blueprint(live.bp)
     app.register_blueprint(api.bp)
 
-    errors = {
-        404: "no such page",
-        405: "method not allowed",
-        413: "request body too large",
-        500: "the companion failed on this request (see its log)",
-    }
-    for code, message in errors.items():
-        app.register_error_handler(code, _json_error(code, message))
-
+    register_json_errors(app)
     app.after_request(secure_headers)
 
     return app
