@@ -99,7 +99,7 @@ def compose(parts: BoardParts, n: int, rng: np.random.Generator) -> tuple[np.nda
     or :data:`~vision.learned_checkers.HIDDEN`)."""
     import cv2
 
-    from vision.render_crops import count_prior, die_on, hand_over
+    from vision.render_crops import count_prior, cover_like_reader, die_on, hand_over
 
     xs = np.empty((n, CROP_HEIGHT, CROP_WIDTH, 3), np.uint8)
     ys = np.empty(n, np.int64)
@@ -136,8 +136,7 @@ def compose(parts: BoardParts, n: int, rng: np.random.Generator) -> tuple[np.nda
                 y = margin + dh / 2 + k * pitch
             _paste(img, patch * rng.uniform(0.95, 1.05), parts.mask, cx0 + rng.uniform(-0.04, 0.04) * dw, y)
         label = count
-        if rng.random() < 0.1:
-            die_on(img, rng, dw, count, margin, dh)
+        die_box = die_on(img, rng, dw, count, margin, dh) if rng.random() < 0.1 else None
         if rng.random() < 0.1 and hand_over(img, rng, CROP_WIDTH / 2, dw, count, margin, dh):
             label = HIDDEN
         # The light of another hour: gain, a gradient, white balance; the sensor: blur, noise, JPEG.
@@ -152,6 +151,7 @@ def compose(parts: BoardParts, n: int, rng: np.random.Generator) -> tuple[np.nda
         if rng.random() < 0.3:
             ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.uniform(50, 95))])
             out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        cover_like_reader(out, rng, die_box, dw)
         xs[i], ys[i] = out, label
     return xs, ys
 

@@ -372,8 +372,8 @@ def leave_one_board_out(data: pathlib.Path, n: int, seed: int, model: Any) -> in
     print("The point network is trained on synthetic crops only (vision/render_crops.py): no real photo and no")
     print("rendered board style below was seen in training; settings were chosen on held-back synthetic crops.")
     if (data / "labels").is_dir():
-        rows = evaluate_photos(data, "corners", None, "none", model)
-        print(f"Real photos ({data}), labelled corners, no calibration:")
+        rows = evaluate_photos(data, "corners", None, "model", model)
+        print(f"Real photos ({data}), labelled corners, the dice plug-in's dice covered, no calibration:")
         for r in rows:
             print(line(r["image"], [r]))
         print(line("all real photos", rows))

@@ -175,22 +175,43 @@ def softmax(z: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
-def first_checker_colours(crops: np.ndarray, diameter_px: float) -> np.ndarray:
+def first_checker_colours(crops: np.ndarray, diameter_px: float, counts: Optional[np.ndarray] = None) -> np.ndarray:
     """Median OpenCV 8-bit Lab of the place where each point's first checker stands.
 
     ``crops``: (N, H, W, 3) uint8 BGR (base on row 0); ``diameter_px``: a checker's height in
-    crop pixels. Returns (N, 3) float32: a window half a checker wide around the first
-    checker's centre (its rim and the point around it left out).
+    crop pixels; ``counts``: (N,) the most likely counts, or ``None``. Returns (N, 3)
+    float32: a window half a checker wide around the first checker's centre (its rim and the
+    point around it left out). Pixels covered by a found die or the cube
+    (:data:`vision.point_crops.COVER_GREY`) are left out: when they hide most of the window,
+    the next of the first three checkers that ``counts`` says are there is sampled instead,
+    else whatever shows of the window.
     """
     import cv2
 
+    from vision.point_crops import COVER_GREY
+
     n, h, w = crops.shape[:3]
     r = max(2, int(round(diameter_px * 0.25)))
-    cy = int(round(diameter_px * 0.5))
     cx = w // 2
-    win = crops[:, max(0, cy - r):cy + r + 1, cx - r:cx + r + 1]
-    lab = cv2.cvtColor(win.reshape(-1, win.shape[2], 3), cv2.COLOR_BGR2LAB).reshape(win.shape)
-    return np.median(lab.reshape(n, -1, 3), axis=1).astype(np.float32)
+    out = np.empty((n, 3), np.float32)
+    for i in range(n):
+        slots = range(max(1, min(3, int(counts[i]) if counts is not None else 1)))
+        best = None
+        for k in slots:
+            cy = int(round(diameter_px * (0.5 + k)))
+            if cy + r >= h:
+                break
+            win = crops[i, max(0, cy - r):cy + r + 1, max(0, cx - r):cx + r + 1]
+            shown = ~(win == COVER_GREY).all(axis=2)
+            if best is None or shown.mean() > best[1].mean():
+                best = (win, shown)
+            if shown.mean() >= 0.3:
+                break
+        win, shown = best
+        lab = cv2.cvtColor(win, cv2.COLOR_BGR2LAB).reshape(-1, 3)
+        shown = shown.reshape(-1)
+        out[i] = np.median(lab[shown] if shown.sum() >= 4 else lab, axis=0)
+    return out
 
 
 def _weighted(lab: np.ndarray) -> np.ndarray:
@@ -298,7 +319,7 @@ def read_board(small: np.ndarray, field: Any, model: PointModel,
     counts = p[:, :16] / seen[:, None]
     occupied_p = 1.0 - counts[:, 0]
     dh = field.checker_size[1] * CROP_SCALE
-    colours = np.concatenate([first_checker_colours(crops[:24], dh), bar_colours(crops[24:], dh, counts[24:].argmax(1))])
+    colours = np.concatenate([first_checker_colours(crops[:24], dh, counts[:24].argmax(1)), bar_colours(crops[24:], dh, counts[24:].argmax(1))])
     occupied = occupied_p > 0.5
     light, used = side_probabilities(colours, occupied, occupied_p, learned)
     dists = [PointDistribution(i + 1 if i < 24 else 0, tuple(float(v) for v in counts[i]), float(p[i, HIDDEN]),

@@ -8,6 +8,11 @@ so that the base is the crop's top row (bottom-row points are flipped upside dow
 Every point therefore looks alike to the network whatever its row. The bar gives two more
 crops of the same size (:func:`bar_crops`), one per half, the field's middle on row 0.
 
+The dice and the cube the dice plug-ins find are covered with a flat grey
+(:data:`COVER_GREY`, :func:`cover_boxes`) before the crops are cut: the network is trained
+on crops covered the same way (:func:`vision.render_crops.cover_like_reader`), so a die on
+an empty point is not read as a checker.
+
 Example::
 
     crops = point_crops(frame, field)      # (24, CROP_HEIGHT, CROP_WIDTH, 3) uint8
@@ -26,6 +31,10 @@ CROP_WIDTH = 28
 CROP_HEIGHT = int(round(FIELD_HEIGHT * CROP_SCALE / 2))
 #: Border added around the small field so that the outer points' crops fit (pixels).
 _PAD = CROP_WIDTH // 2
+#: The grey (each BGR channel) that covers a die or the cube in the crops.
+COVER_GREY = 128
+#: A found object's box is grown by this fraction of its side on every side before it is covered.
+COVER_GROW = 0.05
 #: A warp samples without averaging: a frame is first halved (a Gaussian pyramid's step) until
 #: no more than this factor is left to the warp.
 _MAX_WARP_SHRINK = 1.6
@@ -107,3 +116,36 @@ def bar_crops_from_small_field(small: np.ndarray, field: Field) -> np.ndarray:
 def bar_crops(image_bgr: np.ndarray, field: Field) -> np.ndarray:
     """The bar's two half crops of a frame (see :func:`bar_crops_from_small_field`)."""
     return bar_crops_from_small_field(small_field(image_bgr, field), field)
+
+
+def cover_box(img: np.ndarray, box: tuple[float, float, float, float]) -> None:
+    """Fill the axis-aligned ``box`` ``(x0, y0, x1, y1)`` (pixels, clipped to the picture) of
+    ``img`` ((h, w, 3) uint8 or float32 BGR, changed in place) with :data:`COVER_GREY`."""
+    h, w = img.shape[:2]
+    x0, y0 = max(0, int(np.floor(box[0]))), max(0, int(np.floor(box[1])))
+    x1, y1 = min(w, int(np.ceil(box[2]))), min(h, int(np.ceil(box[3])))
+    if x1 > x0 and y1 > y0:
+        img[y0:y1, x0:x1] = COVER_GREY
+
+
+def cover_boxes(small: np.ndarray, field: Field, boxes) -> np.ndarray:
+    """:func:`small_field`'s picture with the dice and the cube covered.
+
+    ``small``: the small field, (h, w, 3) uint8 BGR; ``boxes``: image-pixel boxes
+    ``(x0, y0, x1, y1)`` of the objects found in the frame (a die's, the cube's). Each box,
+    grown by :data:`COVER_GROW`, is carried to the field and the bounding rectangle of
+    where it lands is filled with :data:`COVER_GREY`. Returns a copy (``small`` itself
+    when there is nothing to cover).
+    """
+    if not boxes:
+        return small
+    out = small.copy()
+    for box in boxes:
+        x0, y0, x1, y1 = (float(v) for v in box)
+        gx, gy = COVER_GROW * (x1 - x0), COVER_GROW * (y1 - y0)
+        quad = np.array([[x0 - gx, y0 - gy], [x1 + gx, y0 - gy], [x1 + gx, y1 + gy], [x0 - gx, y1 + gy]])
+        pts = field.to_field(quad) * CROP_SCALE + _PAD
+        if not np.all(np.isfinite(pts)):
+            continue
+        cover_box(out, (pts[:, 0].min(), pts[:, 1].min(), pts[:, 0].max(), pts[:, 1].max()))
+    return out

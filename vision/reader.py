@@ -26,7 +26,7 @@ import numpy as np
 
 from companion.observation import Counts, CubeReading, DieReading, Observation, PointReading
 from vision.learned_checkers import BoardDistribution, PointDistribution, PointModel, read_board, to_checker_reading
-from vision.point_crops import small_field
+from vision.point_crops import cover_boxes, small_field
 from vision.checkers import (CheckerColours, CheckerReading, CheckerSettings, dice_mask_from_boxes, read_checkers,
                              warp_for_reading)
 from vision.registration import Field, RegistrationError, field_from_corners
@@ -109,7 +109,9 @@ class BoardReader:
     minus the checkers seen, else it is inferred. ``point_model``: the learned
     checker reader (:mod:`vision.learned_checkers`; :meth:`from_profile` gives it a board's head
     adapted at calibration), whose probabilities go into the :class:`Observation`; ``None``
-    reads with the classical reader (:mod:`vision.checkers`: ``settings``, ``mask_dice``).
+    reads with the classical reader (:mod:`vision.checkers`: ``settings``). The learned
+    reader covers the dice and the cube found in its crops (:func:`vision.point_crops.cover_boxes`)
+    when ``mask_dice`` is set.
     """
 
     field: Optional[Field] = None
@@ -195,19 +197,19 @@ class BoardReader:
             tc = time.perf_counter()
             cube = self.cube_reader(image_bgr, field)
             timings["cube"] = (time.perf_counter() - tc) * 1e3
+        boxes = [d.box for d in dice if d.box is not None]
+        if cube is not None and getattr(cube, "box", None) is not None:
+            boxes.append(cube.box)
         t2 = time.perf_counter()
         if self.point_model is not None:
-            # The learned reader has seen dice on checkers and on empty points: nothing to mask.
-            board = read_board(small, field, self.point_model,
+            # The network is trained on crops whose dice are covered the same way.
+            board = read_board(cover_boxes(small, field, boxes) if self.mask_dice else small, field, self.point_model,
                                None if self.colours is None else (self.colours.light, self.colours.dark))
             t3 = time.perf_counter()
             timings["checkers"] = (t3 - t2) * 1e3
             reading = to_checker_reading(board, field, self.settings.work_scale)
             return self._finish(image_bgr, field, reading, dice, cube, timings, frame_index, timestamp_ms, t0, t3,
                                 small, board)
-        boxes = [d.box for d in dice if d.box is not None]
-        if cube is not None and getattr(cube, "box", None) is not None:
-            boxes.append(cube.box)
         dice_mask = None
         if self.mask_dice and boxes:
             dice_mask = dice_mask_from_boxes(boxes, field, small.shape[:2], self.settings.work_scale)

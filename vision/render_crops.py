@@ -265,6 +265,14 @@ def render_crop(rng: np.random.Generator, count: Optional[int] = None, bar: bool
     round_base = rng.random() < 0.3
     outline = rng.random() < 0.25
     bw = FIELD_WIDTH * bar_w * CROP_SCALE * K
+    if bar and rng.random() < 0.75:  # the bar: a raised strip of the frame's wood, leather or paint
+        band = bw * rng.uniform(0.8, 1.1)
+        x0, x1 = max(0, int(round(cx - band / 2))), min(W, int(round(cx + band / 2)))
+        img[:, x0:x1] = _rand_colour(rng, dark=bool(rng.random() < 0.5))
+        img[:, x0:x1] += _texture(rng, (H, x1 - x0))[:, :, None]
+        if rng.random() < 0.3:  # the hinge down its middle
+            hx = int(round(cx + rng.uniform(-0.05, 0.05) * band))
+            img[:, max(0, hx - K // 2):hx + K // 2 + 1] *= rng.uniform(0.3, 0.8)
     for k in ((-1, 1) if bar else (-1, 0, 1)):
         col = pal["p1"] if (k % 2 == 0) == mine else pal["p2"]
         x = cx + k * ((bw + pw) / 2 if bar else pw)
@@ -355,9 +363,10 @@ def render_crop(rng: np.random.Generator, count: Optional[int] = None, bar: bool
     if rng.random() < 0.5:
         img = img[:, ::-1]
     out = cv2.resize(img, (CROP_WIDTH, CROP_HEIGHT), interpolation=cv2.INTER_AREA)
-    if rng.random() < 0.15:
+    die_box = None
+    if rng.random() < 0.2:
         out = np.clip(out, 0, 255).astype(np.uint8)
-        die_on(out, rng, dw / K, count, margin / K, dh / K)
+        die_box = die_on(out, rng, dw / K, count, margin / K, dh / K)
         out = out.astype(np.float32)
     b = rng.choice([0.0, rng.uniform(0.3, 1.2)])
     if b > 0:
@@ -367,7 +376,35 @@ def render_crop(rng: np.random.Generator, count: Optional[int] = None, bar: bool
     if rng.random() < 0.5:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.uniform(40, 95))])
         out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    cover_like_reader(out, rng, die_box, dw / K)
     return out, label
+
+
+def cover_like_reader(img: np.ndarray, rng: np.random.Generator, die_box: Optional[tuple[float, float, float, float]],
+                      dw: float) -> None:
+    """Cover a crop the way the reader covers what the dice plug-ins find
+    (:func:`vision.point_crops.cover_boxes`): ``img`` (h, w, 3) uint8 BGR, changed in place.
+
+    A drawn die (``die_box``, crop pixels) is covered 3 times in 4, with a box a little
+    loose, tight or off (a found die's box is not exact); the other times it stays (a die
+    the plug-in missed). A crop without a die gets a die-sized cover 1 time in 30 (a
+    false find, the cube's box reaching in). ``dw``: a checker's width in crop pixels.
+    """
+    from vision.point_crops import cover_box
+
+    if die_box is not None:
+        if rng.random() >= 0.75:
+            return
+        x0, y0, x1, y1 = die_box
+        sx, sy = x1 - x0, y1 - y0
+        g = rng.uniform(-0.05, 0.15, 4) * np.array([sx, sy, sx, sy])
+        d = rng.uniform(-0.1, 0.1, 2) * np.array([sx, sy])
+        cover_box(img, (x0 - g[0] + d[0], y0 - g[1] + d[1], x1 + g[2] + d[0], y1 + g[3] + d[1]))
+    elif rng.random() < 1 / 30:
+        h, w = img.shape[:2]
+        side = dw * rng.uniform(0.4, 1.0)
+        x, y = w / 2 + rng.uniform(-0.4, 0.4) * dw, rng.uniform(0, h)
+        cover_box(img, (x - side / 2, y - side / 2, x + side / 2, y + side / 2))
 
 
 def hand_over(img: np.ndarray, rng: np.random.Generator, cx: float, dw: float, count: int, margin: float,
@@ -384,11 +421,13 @@ def hand_over(img: np.ndarray, rng: np.random.Generator, cx: float, dw: float, c
     return bool(area.size and float((area > 0.5).mean()) > 0.04)
 
 
-def die_on(img: np.ndarray, rng: np.random.Generator, dw: float, count: int, margin: float, dh: float) -> None:
+def die_on(img: np.ndarray, rng: np.random.Generator, dw: float, count: int, margin: float,
+           dh: float) -> tuple[float, float, float, float]:
     """Draw one flat die (:func:`vision.render_dice.draw_die`, a random style, 0.3 to 0.8 of a
     checker's width ``dw``) on a crop ((h, w, 3) uint8 BGR, changed in place): on one of its
-    ``count`` checkers or anywhere on the point. It changes no label: a die is no checker and
-    hides none."""
+    ``count`` checkers, just past them (an empty point's base when there are none) or anywhere on the
+    point. It changes no label: a die is no checker and hides none. Returns the die's box
+    ``(x0, y0, x1, y1)`` in crop pixels."""
     from vision.render_dice import DIE_STYLES, draw_die
 
     h, w = img.shape[:2]
@@ -396,11 +435,14 @@ def die_on(img: np.ndarray, rng: np.random.Generator, dw: float, count: int, mar
     if count and rng.random() < 0.5:
         k = int(rng.integers(0, min(count, 6)))
         y = margin + dh / 2 + k * dh
+    elif count < 6 and rng.random() < 0.4:  # just past the stack's end (an empty point's base)
+        y = margin + dh / 2 + count * dh
     else:
         y = rng.uniform(0.05, 0.95) * h
     x = w / 2 + rng.uniform(-0.3, 0.3) * dw
     style = DIE_STYLES[int(rng.integers(len(DIE_STYLES)))]
-    draw_die(img, (x, min(y, h - 2)), side, int(rng.integers(1, 7)), yaw_deg=float(rng.uniform(0, 90)), style=style)
+    return draw_die(img, (x, min(y, h - 2)), side, int(rng.integers(1, 7)), yaw_deg=float(rng.uniform(0, 90)),
+                    style=style).box
 
 
 def count_prior(bar: bool = False) -> np.ndarray:
