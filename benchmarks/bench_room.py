@@ -9,9 +9,10 @@ What it measures (Mosquitto on loopback, started here; Debian's ``mosquitto``):
    table; the hub runs in its own process (``Room`` + ``HubListener``, as
    ``companion hub`` runs them). Median and 99th percentile.
 2. ``event_to_page``: from the same moment to headless Chromium (Debian's,
-   through Playwright) drawing that table's card on the director's page with
-   the event counted (``data-events``), the page following the hub's event
-   stream as a director's browser does.
+   through Playwright) showing that table's card on the director's page with
+   the event counted (the card drawn or updated with ``data-events`` at or past
+   the event's ``seq``), the page following the hub's event stream as a
+   director's browser does.
 3. ``hub_cpu``: the hub process's CPU time while the tables play (room model,
    listener and page server with one browser), divided by the wall time
    (1.0 = one core busy).
@@ -42,8 +43,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 
-def hub_process(url: str, commands, queue) -> None:
-    """Run the hub (room model, listener and the director's page, as ``companion hub``);
+def hub_process(url: str, coalesce_s: float, commands, queue) -> None:
+    """Run the hub (room model, listener and the director's page, as ``companion hub``,
+    its event stream gathering the changes of ``coalesce_s`` seconds into one message);
     CPU is counted between the first two ``commands``; the report goes to ``queue``
     after the third."""
     from companion.hub_address import parse_hub_url
@@ -56,7 +58,7 @@ def hub_process(url: str, commands, queue) -> None:
     room = Room("bench", follow=Tracker)
     listener = HubListener(parse_hub_url(url), room).start()
     listener.wait_connected(10)
-    app = create_hub_app(room, None)
+    app = create_hub_app(room, None, {"SSE_COALESCE_S": coalesce_s})
     server = serve(app, "127.0.0.1", 0)
     queue.put(("ready", server.url))
     commands.get()  # the tables start
@@ -73,20 +75,22 @@ def hub_process(url: str, commands, queue) -> None:
     listener.stop()
 
 
-#: Run in the page before its own script: note when each table's card is (re)drawn, and
-#: the events it then shows (``data-events``), on the wall clock (ms since the epoch).
+#: Run in the page before its own script: note when each table's card is drawn or
+#: changes its event count (``data-events``), and the events it then shows, on the
+#: wall clock (ms since the epoch).
 SHOWN_SCRIPT = """
 window.cardsShown = [];
 new MutationObserver(function (records) {
   var now = Date.now();
   records.forEach(function (r) {
-    r.addedNodes.forEach(function (n) {
+    var nodes = r.type === "attributes" ? [r.target] : r.addedNodes;
+    nodes.forEach(function (n) {
       if (n.dataset && n.dataset.table) {
         window.cardsShown.push([Number(n.dataset.table), Number(n.dataset.events), now]);
       }
     });
   });
-}).observe(document, { childList: true, subtree: true });
+}).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-events"] });
 """
 
 
@@ -157,6 +161,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=64)
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--coalesce-ms", type=float, default=30.0,
+                        help="the page's event stream gathers the changes of this many ms into one message")
     parser.add_argument("--no-browser", dest="browser", action="store_false",
                         help="skip the page in headless Chromium")
     args = parser.parse_args()
@@ -169,7 +175,7 @@ def main() -> None:
     broker = Broker(folder / "broker").start()
     ctx = multiprocessing.get_context("spawn")
     queue, commands = ctx.Queue(), ctx.Queue()
-    hub = ctx.Process(target=hub_process, args=(broker.url, commands, queue))
+    hub = ctx.Process(target=hub_process, args=(broker.url, args.coalesce_ms / 1000.0, commands, queue))
     hub.start()
     kind, hub_url = queue.get(timeout=60)
     assert kind == "ready"
@@ -228,7 +234,8 @@ def main() -> None:
     broker.stop()
     lat = sorted(report["latencies"])
     p = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))]  # noqa: E731
-    print(f"tables {args.tables} at {DEMO_FPS:g} frames/s each for {args.seconds:g} s "
+    print(f"tables {args.tables} at {DEMO_FPS:g} frames/s each for {args.seconds:g} s, "
+          f"the page's stream gathering {args.coalesce_ms:g} ms of changes a message "
           f"(the table loop ended {behind:.2f} s behind its pace); {events} events")
     print(f"event_to_hub   median {statistics.median(lat):.1f} ms   p99 {p(0.99):.1f} ms   (n={len(lat)})")
     if page_lat:
