@@ -43,9 +43,10 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 
-def hub_process(url: str, coalesce_s: float, commands, queue) -> None:
+def hub_process(url: str, coalesce_s, commands, queue) -> None:
     """Run the hub (room model, listener and the director's page, as ``companion hub``,
-    its event stream gathering the changes of ``coalesce_s`` seconds into one message);
+    its event stream gathering the changes of ``coalesce_s`` seconds into one message;
+    ``None``: the page's default);
     CPU is counted between the first two ``commands``; the report goes to ``queue``
     after the third."""
     from companion.hub_address import parse_hub_url
@@ -58,9 +59,10 @@ def hub_process(url: str, coalesce_s: float, commands, queue) -> None:
     room = Room("bench", follow=Tracker)
     listener = HubListener(parse_hub_url(url), room).start()
     listener.wait_connected(10)
-    app = create_hub_app(room, None, {"SSE_COALESCE_S": coalesce_s})
+    app = create_hub_app(room, None, None if coalesce_s is None else {"SSE_COALESCE_S": coalesce_s})
+    coalesce_s = app.config["SSE_COALESCE_S"]
     server = serve(app, "127.0.0.1", 0)
-    queue.put(("ready", server.url))
+    queue.put(("ready", (server.url, coalesce_s)))
     commands.get()  # the tables start
     cpu0, wall0 = time.process_time(), time.monotonic()
     commands.get()  # the tables have played for the measured time
@@ -161,11 +163,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=64)
     parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--coalesce-ms", type=float, default=30.0,
-                        help="the page's event stream gathers the changes of this many ms into one message")
+    parser.add_argument("--coalesce-ms", type=float, default=None,
+                        help="the page's event stream gathers the changes of this many ms into one message "
+                             "(default: the hub's own setting)")
     parser.add_argument("--no-browser", dest="browser", action="store_false",
                         help="skip the page in headless Chromium")
     args = parser.parse_args()
+    if args.coalesce_ms is not None and args.coalesce_ms < 0:
+        parser.error("--coalesce-ms must be 0 or more")
 
     from companion.demo import DEMO_FPS
     from mosquitto_broker import Broker
@@ -175,9 +180,10 @@ def main() -> None:
     broker = Broker(folder / "broker").start()
     ctx = multiprocessing.get_context("spawn")
     queue, commands = ctx.Queue(), ctx.Queue()
-    hub = ctx.Process(target=hub_process, args=(broker.url, args.coalesce_ms / 1000.0, commands, queue))
+    coalesce_arg = None if args.coalesce_ms is None else args.coalesce_ms / 1000.0
+    hub = ctx.Process(target=hub_process, args=(broker.url, coalesce_arg, commands, queue))
     hub.start()
-    kind, hub_url = queue.get(timeout=60)
+    kind, (hub_url, coalesce_s) = queue.get(timeout=60)
     assert kind == "ready"
     browser = page = playwright = None
     if args.browser:
@@ -235,7 +241,7 @@ def main() -> None:
     lat = sorted(report["latencies"])
     p = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))]  # noqa: E731
     print(f"tables {args.tables} at {DEMO_FPS:g} frames/s each for {args.seconds:g} s, "
-          f"the page's stream gathering {args.coalesce_ms:g} ms of changes a message "
+          f"the page's stream gathering {coalesce_s * 1000:g} ms of changes a message "
           f"(the table loop ended {behind:.2f} s behind its pace); {events} events")
     print(f"event_to_hub   median {statistics.median(lat):.1f} ms   p99 {p(0.99):.1f} ms   (n={len(lat)})")
     if page_lat:

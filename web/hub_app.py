@@ -105,7 +105,7 @@ def create_hub_app(room: Any, send_command: Optional[SendCommand] = None,
     sends a director command and returns its id (``HubListener.send_command``;
     ``None``: commands are off). Config: ``ACCESS_TOKEN`` (the director's token,
     random when not given), ``VIEW_REQUIRES_TOKEN`` (False), ``COMMAND_TIMEOUT_S``
-    (5), ``SSE_KEEPALIVE_S`` (15), ``SSE_COALESCE_S`` (0.03: the changes of this
+    (5), ``SSE_KEEPALIVE_S`` (15), ``SSE_COALESCE_S`` (0.01: the changes of this
     many seconds after the first go out as one message). Sets ``room.on_change`` to feed the page's
     event stream.
 
@@ -116,7 +116,7 @@ def create_hub_app(room: Any, send_command: Optional[SendCommand] = None,
     app = Flask("web", template_folder="templates", static_folder="static")
     app.config.from_mapping(
         SECRET_KEY=secrets.token_hex(32), ACCESS_TOKEN=new_token(), VIEW_REQUIRES_TOKEN=False,
-        COMMAND_TIMEOUT_S=5.0, SSE_KEEPALIVE_S=15.0, SSE_COALESCE_S=0.03, SESSION_COOKIE_HTTPONLY=True,
+        COMMAND_TIMEOUT_S=5.0, SSE_KEEPALIVE_S=15.0, SSE_COALESCE_S=0.01, SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Strict", SESSION_COOKIE_NAME="companion_hub", MAX_CONTENT_LENGTH=64 * 1024,
     )
     if test_config:
