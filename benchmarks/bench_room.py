@@ -16,7 +16,9 @@ What it measures (Mosquitto on loopback, started here; Debian's ``mosquitto``):
 3. ``hub_cpu``: the hub process's CPU time while the tables play (room model,
    listener and page server with one browser), divided by the wall time
    (1.0 = one core busy).
-4. Baseline in the same run: a bare paho QoS 1 publish -> subscribe round
+4. ``page_cpu``: the CPU time of the page's Chromium renderer processes over the
+   same interval (from ``/proc``: Linux), divided by the wall time.
+5. Baseline in the same run: a bare paho QoS 1 publish -> subscribe round
    trip through the same broker with the same tables running (what the broker
    and the client library cost on their own).
 
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
 import pathlib
 import statistics
 import sys
@@ -94,6 +97,35 @@ new MutationObserver(function (records) {
   });
 }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-events"] });
 """
+
+
+def renderer_cpu_s() -> float:
+    """CPU seconds (user + system) used so far by the Chromium renderer processes
+    started below this process (read from ``/proc``; 0.0 where there is none)."""
+    parent: dict[int, int] = {}
+    ticks: dict[int, int] = {}
+    for entry in pathlib.Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            renderer = b"--type=renderer" in (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()  # after "pid (name) ": state, ppid, ...
+        parent[int(entry.name)] = int(fields[1])
+        if renderer:
+            ticks[int(entry.name)] = int(fields[11]) + int(fields[12])  # utime + stime
+    me = os.getpid()
+
+    def below_me(pid: int) -> bool:
+        while pid > 1:
+            pid = parent.get(pid, 0)
+            if pid == me:
+                return True
+        return False
+
+    return sum(t for pid, t in ticks.items() if below_me(pid)) / os.sysconf("SC_CLK_TCK")
 
 
 def page_latencies(tables, shown) -> list[float]:
@@ -201,6 +233,7 @@ def main() -> None:
               for n in range(1, args.tables + 1)]
     commands.put("start")
     t0 = time.monotonic()
+    page_cpu0 = renderer_cpu_s()
     frame = 0
     while time.monotonic() - t0 < args.seconds:  # every table at the camera's pace
         for t in tables:
@@ -210,6 +243,8 @@ def main() -> None:
         if wait > 0:
             time.sleep(wait)
     commands.put("end")
+    page_cpu = renderer_cpu_s() - page_cpu0
+    page_wall = time.monotonic() - t0
     behind = (time.monotonic() - t0) - frame / DEMO_FPS
     baseline = baseline_round_trip(broker.url)
     deadline = time.monotonic() + 30
@@ -253,6 +288,9 @@ def main() -> None:
           f"p99 {sorted(baseline)[int(0.99 * len(baseline))]:.1f} ms")
     print(f"hub_cpu        {report['cpu_s'] / report['wall_s']:.2f} cores "
           f"({report['cpu_s']:.1f} s CPU over {report['wall_s']:.1f} s)")
+    if args.browser:
+        print(f"page_cpu       {page_cpu / page_wall:.2f} cores ({page_cpu:.1f} s CPU of Chromium's renderer "
+              f"over {page_wall:.1f} s)")
     print(f"lost {lost}   counted twice {doubled}   duplicates dropped at the hub "
           f"{sum(report['duplicates'].values())}")
 
