@@ -9,13 +9,16 @@ What it measures (Mosquitto on loopback, started here; Debian's ``mosquitto``):
    table; the hub runs in its own process (``Room`` + ``HubListener``, as
    ``companion hub`` runs them). Median and 99th percentile.
 2. ``event_to_page``: from the same moment to headless Chromium (Debian's,
-   through Playwright) drawing that table's card on the director's page with
-   the event counted (``data-events``), the page following the hub's event
-   stream as a director's browser does.
+   through Playwright) showing that table's card on the director's page with
+   the event counted (the card drawn or updated with ``data-events`` at or past
+   the event's ``seq``), the page following the hub's event stream as a
+   director's browser does.
 3. ``hub_cpu``: the hub process's CPU time while the tables play (room model,
    listener and page server with one browser), divided by the wall time
    (1.0 = one core busy).
-4. Baseline in the same run: a bare paho QoS 1 publish -> subscribe round
+4. ``page_cpu``: the CPU time of the page's Chromium renderer processes over the
+   same interval (from ``/proc``: Linux), divided by the wall time.
+5. Baseline in the same run: a bare paho QoS 1 publish -> subscribe round
    trip through the same broker with the same tables running (what the broker
    and the client library cost on their own).
 
@@ -30,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
 import pathlib
 import statistics
 import sys
@@ -42,8 +46,10 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 
-def hub_process(url: str, commands, queue) -> None:
-    """Run the hub (room model, listener and the director's page, as ``companion hub``);
+def hub_process(url: str, coalesce_s, commands, queue) -> None:
+    """Run the hub (room model, listener and the director's page, as ``companion hub``,
+    its event stream gathering the changes of ``coalesce_s`` seconds into one message;
+    ``None``: the page's default);
     CPU is counted between the first two ``commands``; the report goes to ``queue``
     after the third."""
     from companion.hub_address import parse_hub_url
@@ -56,9 +62,10 @@ def hub_process(url: str, commands, queue) -> None:
     room = Room("bench", follow=Tracker)
     listener = HubListener(parse_hub_url(url), room).start()
     listener.wait_connected(10)
-    app = create_hub_app(room, None)
+    app = create_hub_app(room, None, None if coalesce_s is None else {"SSE_COALESCE_S": coalesce_s})
+    coalesce_s = app.config["SSE_COALESCE_S"]
     server = serve(app, "127.0.0.1", 0)
-    queue.put(("ready", server.url))
+    queue.put(("ready", (server.url, coalesce_s)))
     commands.get()  # the tables start
     cpu0, wall0 = time.process_time(), time.monotonic()
     commands.get()  # the tables have played for the measured time
@@ -73,21 +80,52 @@ def hub_process(url: str, commands, queue) -> None:
     listener.stop()
 
 
-#: Run in the page before its own script: note when each table's card is (re)drawn, and
-#: the events it then shows (``data-events``), on the wall clock (ms since the epoch).
+#: Run in the page before its own script: note when each table's card is drawn or
+#: changes its event count (``data-events``), and the events it then shows, on the
+#: wall clock (ms since the epoch).
 SHOWN_SCRIPT = """
 window.cardsShown = [];
 new MutationObserver(function (records) {
   var now = Date.now();
   records.forEach(function (r) {
-    r.addedNodes.forEach(function (n) {
+    var nodes = r.type === "attributes" ? [r.target] : r.addedNodes;
+    nodes.forEach(function (n) {
       if (n.dataset && n.dataset.table) {
         window.cardsShown.push([Number(n.dataset.table), Number(n.dataset.events), now]);
       }
     });
   });
-}).observe(document, { childList: true, subtree: true });
+}).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-events"] });
 """
+
+
+def renderer_cpu_s() -> float:
+    """CPU seconds (user + system) used so far by the Chromium renderer processes
+    started below this process (read from ``/proc``; 0.0 where there is none)."""
+    parent: dict[int, int] = {}
+    ticks: dict[int, int] = {}
+    for entry in pathlib.Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            renderer = b"--type=renderer" in (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()  # after "pid (name) ": state, ppid, ...
+        parent[int(entry.name)] = int(fields[1])
+        if renderer:
+            ticks[int(entry.name)] = int(fields[11]) + int(fields[12])  # utime + stime
+    me = os.getpid()
+
+    def below_me(pid: int) -> bool:
+        while pid > 1:
+            pid = parent.get(pid, 0)
+            if pid == me:
+                return True
+        return False
+
+    return sum(t for pid, t in ticks.items() if below_me(pid)) / os.sysconf("SC_CLK_TCK")
 
 
 def page_latencies(tables, shown) -> list[float]:
@@ -157,9 +195,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=64)
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--coalesce-ms", type=float, default=None,
+                        help="the page's event stream gathers the changes of this many ms into one message "
+                             "(default: the hub's own setting)")
     parser.add_argument("--no-browser", dest="browser", action="store_false",
                         help="skip the page in headless Chromium")
     args = parser.parse_args()
+    if args.coalesce_ms is not None and args.coalesce_ms < 0:
+        parser.error("--coalesce-ms must be 0 or more")
 
     from companion.demo import DEMO_FPS
     from mosquitto_broker import Broker
@@ -169,9 +212,10 @@ def main() -> None:
     broker = Broker(folder / "broker").start()
     ctx = multiprocessing.get_context("spawn")
     queue, commands = ctx.Queue(), ctx.Queue()
-    hub = ctx.Process(target=hub_process, args=(broker.url, commands, queue))
+    coalesce_arg = None if args.coalesce_ms is None else args.coalesce_ms / 1000.0
+    hub = ctx.Process(target=hub_process, args=(broker.url, coalesce_arg, commands, queue))
     hub.start()
-    kind, hub_url = queue.get(timeout=60)
+    kind, (hub_url, coalesce_s) = queue.get(timeout=60)
     assert kind == "ready"
     browser = page = playwright = None
     if args.browser:
@@ -189,6 +233,7 @@ def main() -> None:
               for n in range(1, args.tables + 1)]
     commands.put("start")
     t0 = time.monotonic()
+    page_cpu0 = renderer_cpu_s()
     frame = 0
     while time.monotonic() - t0 < args.seconds:  # every table at the camera's pace
         for t in tables:
@@ -198,6 +243,8 @@ def main() -> None:
         if wait > 0:
             time.sleep(wait)
     commands.put("end")
+    page_cpu = renderer_cpu_s() - page_cpu0
+    page_wall = time.monotonic() - t0
     behind = (time.monotonic() - t0) - frame / DEMO_FPS
     baseline = baseline_round_trip(broker.url)
     deadline = time.monotonic() + 30
@@ -228,7 +275,8 @@ def main() -> None:
     broker.stop()
     lat = sorted(report["latencies"])
     p = lambda q: lat[min(len(lat) - 1, int(q * len(lat)))]  # noqa: E731
-    print(f"tables {args.tables} at {DEMO_FPS:g} frames/s each for {args.seconds:g} s "
+    print(f"tables {args.tables} at {DEMO_FPS:g} frames/s each for {args.seconds:g} s, "
+          f"the page's stream gathering {coalesce_s * 1000:g} ms of changes a message "
           f"(the table loop ended {behind:.2f} s behind its pace); {events} events")
     print(f"event_to_hub   median {statistics.median(lat):.1f} ms   p99 {p(0.99):.1f} ms   (n={len(lat)})")
     if page_lat:
@@ -240,6 +288,9 @@ def main() -> None:
           f"p99 {sorted(baseline)[int(0.99 * len(baseline))]:.1f} ms")
     print(f"hub_cpu        {report['cpu_s'] / report['wall_s']:.2f} cores "
           f"({report['cpu_s']:.1f} s CPU over {report['wall_s']:.1f} s)")
+    if args.browser:
+        print(f"page_cpu       {page_cpu / page_wall:.2f} cores ({page_cpu:.1f} s CPU of Chromium's renderer "
+              f"over {page_wall:.1f} s)")
     print(f"lost {lost}   counted twice {doubled}   duplicates dropped at the hub "
           f"{sum(report['duplicates'].values())}")
 

@@ -4,6 +4,7 @@ the grid, the alerts, the results as CSV and .mat, and commands that need the to
 from __future__ import annotations
 
 import csv
+import json
 import io
 import re
 import time
@@ -129,3 +130,90 @@ def test_a_signed_in_director_acts_from_the_tables_page(room_app):
     assert answer.status_code == 200 and answer.get_json()["ok"] is True
     assert tables[1].session.state()["players"] == ["Cleo", "Dan"]
     assert tables[1].session.state()["match_length"] == 7
+
+
+def open_stream(client, url, headers=None):
+    """The page's event stream as an iterator of its SSE blocks (id or None, data or None)."""
+    response = client.get(url, headers=headers or {}, buffered=False)
+    assert response.status_code == 200 and response.mimetype == "text/event-stream"
+
+    def blocks():
+        for chunk in response.response:
+            text = chunk.decode("utf-8") if isinstance(chunk, bytes) else chunk
+            fields = dict(line.partition(": ")[::2] for line in text.strip().split("\n") if ": " in line)
+            yield fields.get("id"), (json.loads(fields["data"]) if "data" in fields else None)
+
+    return response, blocks()
+
+
+def next_message(blocks, limit=50):
+    """The next block with data (keepalives and the retry hint skipped)."""
+    for _ in range(limit):
+        event_id, data = next(blocks)
+        if data is not None:
+            return event_id, data
+    raise AssertionError("no message came")
+
+
+def test_the_event_stream_carries_the_changed_cards(room_app):
+    app, room, tables = room_app
+    app.config["SSE_KEEPALIVE_S"] = 0.2
+    client = app.test_client()
+    page = client.get("/").get_data(as_text=True)
+    version = int(re.search(r'data-version="(\d+)"', page).group(1))
+    boot = re.search(r'data-hub="([0-9a-f]+)"', page).group(1)
+    response, blocks = open_stream(client, f"/events?since={version}&hub={boot}")
+    try:
+        room.on_change(2)  # as after a message from table 2
+        event_id, message = next_message(blocks)
+        assert event_id == f"{boot}.{message['version']}" and message["version"] > version
+        [card] = message["cards"]
+        assert card["number"] == 2 and f'data-events="{tables[0].outbox.last_seq}"' in card["html"]
+        assert "<svg" not in card["html"] and card["board"].startswith("<svg") and 'id="t2-board"' in card["board"]
+        assert 'id="alert-list"' in message["alerts"] and 'id="results-table"' in message["results"]
+
+        room.on_change(2)  # nothing the page shows changed: table 2 is not sent again
+        later = [data for _, data in (next(blocks) for _ in range(8)) if data is not None]
+        assert len(later) <= 1 and all(c["number"] == 11 for m in later for c in m["cards"])  # 11's heartbeat
+
+        body = {"action": "new_match", "settings": {"players": ["Ann", "Bob"], "match_length": 3}}
+        answer = client.post("/api/table/2/command", json=body, headers={"Authorization": f"Bearer {TOKEN}"})
+        assert answer.status_code == 200
+        cards = {}
+        while "Ann – Bob" not in cards.get(2, {}).get("html", ""):
+            for c in next_message(blocks)[1].get("cards", []):
+                cards.setdefault(c["number"], {}).update(c)
+        assert "board" in cards[2] and cards[2]["board_key"] != card["board_key"]  # the new match's board
+        assert 11 not in cards
+    finally:
+        response.close()
+
+
+def test_a_page_of_another_hub_or_too_far_behind_reloads(room_app):
+    app, room, tables = room_app
+    app.config["SSE_KEEPALIVE_S"] = 0.2
+    client = app.test_client()
+    feed = app.extensions["companion_hub"]["feed"]
+    for url, headers in ((f"/events?since=0&hub=0bad0bad", {}),  # the page of an earlier hub
+                         ("/events", {"Last-Event-ID": f"0bad0bad.{feed.version}"}),  # reconnected after a restart
+                         (f"/events?since={feed.version + 5}&hub={feed.boot}", {}),  # a version never reached
+                         (f"/events?since=x&hub={feed.boot}", {})):
+        response, blocks = open_stream(client, url, headers)
+        assert next_message(blocks) == (None, {"reload": True}), url
+        response.close()
+
+    # a reconnection to the same hub resumes after the last message it had
+    seen = feed.version
+    room.on_change(11)
+    response, blocks = open_stream(client, "/events", {"Last-Event-ID": f"{feed.boot}.{seen}"})
+    assert 11 in [c["number"] for c in next_message(blocks)[1]["cards"]]
+    response.close()
+
+    response, blocks = open_stream(client, f"/events?since={feed.version}&hub={feed.boot}")
+    try:
+        next(blocks)  # the retry hint: the stream is following
+        for _ in range(10001):  # more changes than the feed remembers, before the stream looks
+            room.on_change(2)
+        assert next_message(blocks)[1] == {"reload": True}
+    finally:
+        response.close()

@@ -10,11 +10,9 @@ access rules are :mod:`web.security`'s (viewing open on loopback, actions with
 the director's token).
 
 Routes: ``GET /`` (the grid, the room's alerts, the results), ``GET /events``
-(server-sent events: ``data: {"version", "tables"}``, the tables changed in a
-short window),
-``GET /fragment/cards?tables=1,5,9&boards=1:KEY,...`` (those tables' cards,
-the alerts and the results, as HTML in JSON; a card whose board the page
-already shows, by its ``board_key``, comes without the drawing),
+(server-sent events, one message per short window of changes: the changed
+cards, new board drawings, and the alerts and results when they changed, see
+:mod:`web.hub_stream`; ``{"reload": true}`` when the page must load again),
 ``GET /table/<n>`` (the table's full view), ``GET /table/<n>/match.mat``
 (its current record), ``GET /results/<i>.mat`` (the record of the i-th finished
 match, from 0), ``GET /api/room`` (everything as JSON), ``GET /results.csv``,
@@ -35,6 +33,7 @@ from typing import Any, Callable, Mapping, Optional
 from flask import Flask, Response, abort, current_app, jsonify, redirect, render_template, request
 
 from web.hub_feed import RoomFeed
+from web.hub_stream import PageStream
 from web.security import (check_action, csrf_token, is_signed_in, may_view, new_token, secure_headers, sign_in,
                           token_matches)
 from web.view_model import build_view
@@ -63,6 +62,30 @@ def card_of(room: Any, number: int) -> Optional[dict[str, Any]]:
             "board_key": format(zlib.crc32(view["board_svg"].encode("utf-8")), "08x")}
 
 
+#: The event stream's message that makes the page load again.
+RELOAD = f"data: {json.dumps({'reload': True})}\n\n"
+
+
+def resume_point(feed: RoomFeed, last_event_id: Optional[str], boot: Optional[str],
+                 since: Optional[str]) -> Optional[int]:
+    """The feed version a page's event stream follows from: the ``Last-Event-ID``
+    (``BOOT.VERSION``) of a reconnection, else the page's ``boot`` and ``since``;
+    the feed's version when none is given. ``None`` when the page must reload: another
+    boot's version (the hub restarted), or a version the feed never reached or
+    cannot parse."""
+    if last_event_id:
+        boot, _, since = last_event_id.partition(".")
+    if since is None:
+        return feed.version
+    if boot is not None and boot != feed.boot:
+        return None
+    try:
+        version = int(since)
+    except ValueError:
+        return None
+    return version if 0 <= version <= feed.version else None
+
+
 def results_csv(results: list[Mapping[str, Any]]) -> str:
     """The results as CSV: table, player 0, player 1, match length, score, winner, games."""
     out = io.StringIO()
@@ -82,13 +105,18 @@ def create_hub_app(room: Any, send_command: Optional[SendCommand] = None,
     sends a director command and returns its id (``HubListener.send_command``;
     ``None``: commands are off). Config: ``ACCESS_TOKEN`` (the director's token,
     random when not given), ``VIEW_REQUIRES_TOKEN`` (False), ``COMMAND_TIMEOUT_S``
-    (5), ``SSE_KEEPALIVE_S`` (15), ``SSE_COALESCE_S`` (0.03: the changes of this
+    (5), ``SSE_KEEPALIVE_S`` (15), ``SSE_COALESCE_S`` (0.01: the changes of this
     many seconds after the first go out as one message). Sets ``room.on_change`` to feed the page's
-    event stream."""
+    event stream.
+
+    The event stream resumes where the page is: ``/events?since=VERSION&hub=BOOT``
+    (the page's ``data-version`` and ``data-hub``), or on a reconnection the
+    ``Last-Event-ID`` header (``BOOT.VERSION``, each message's id). A page of
+    another boot (the hub restarted) or too far behind is told to reload."""
     app = Flask("web", template_folder="templates", static_folder="static")
     app.config.from_mapping(
         SECRET_KEY=secrets.token_hex(32), ACCESS_TOKEN=new_token(), VIEW_REQUIRES_TOKEN=False,
-        COMMAND_TIMEOUT_S=5.0, SSE_KEEPALIVE_S=15.0, SSE_COALESCE_S=0.03, SESSION_COOKIE_HTTPONLY=True,
+        COMMAND_TIMEOUT_S=5.0, SSE_KEEPALIVE_S=15.0, SSE_COALESCE_S=0.01, SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Strict", SESSION_COOKIE_NAME="companion_hub", MAX_CONTENT_LENGTH=64 * 1024,
     )
     if test_config:
@@ -119,28 +147,11 @@ def create_hub_app(room: Any, send_command: Optional[SendCommand] = None,
             abort(403)
         if not may_view():
             return refused()
+        version = feed.version  # before the cards: a change made while they are drawn is streamed again
         cards = [c for c in (card_of(room, n) for n in room.numbers()) if c is not None]
         return render_template("hub.html", cards=cards, alerts=room.alerts(100), results=room.results(),
-                               version=feed.version, signed_in=is_signed_in(), csrf=csrf_token(),
+                               version=version, boot=feed.boot, signed_in=is_signed_in(), csrf=csrf_token(),
                                tournament=room.tournament)
-
-    @app.get("/fragment/cards")
-    def cards() -> Any:
-        if not may_view():
-            return refused()
-        try:
-            numbers = sorted({int(n) for n in request.args.get("tables", "").split(",") if n})[:1000]
-        except ValueError:
-            return jsonify({"error": "tables is a comma-separated list of table numbers"}), 400
-        shown = dict(item.partition(":")[::2] for item in request.args.get("boards", "").split(",") if ":" in item)
-        out = []
-        for number in numbers:
-            c = card_of(room, number)
-            if c is not None:
-                keep = shown.get(str(number)) == c["board_key"]
-                out.append({"number": number, "html": render_template("_hub_card.html", card=c, keep_board=keep)})
-        return jsonify({"cards": out, "alerts": render_template("_hub_alerts.html", alerts=room.alerts(100)),
-                        "results": render_template("_hub_results.html", results=room.results())})
 
     @app.get("/events")
     def events() -> Any:
@@ -148,24 +159,30 @@ def create_hub_app(room: Any, send_command: Optional[SendCommand] = None,
             return refused()
         keepalive = float(current_app.config["SSE_KEEPALIVE_S"])
         coalesce_s = float(current_app.config["SSE_COALESCE_S"])
-        try:
-            since = int(request.args.get("since", feed.version))
-        except ValueError:
-            since = feed.version
+        since = resume_point(feed, request.headers.get("Last-Event-ID"), request.args.get("hub"),
+                             request.args.get("since"))
+        page = PageStream(room, card_of, current_app.jinja_env)
 
         def stream() -> Any:
+            yield "retry: 1000\n\n"
+            if since is None:
+                yield RELOAD
+                return
             version = since
             quiet_since = time.monotonic()
-            yield "retry: 1000\n\n"
             while not feed.closed:
                 _, tables = feed.wait(version, 1.0)
                 if tables:  # gather the changes of a short window into one message
                     time.sleep(coalesce_s)
                 version, tables = feed.wait(version, 0)
-                if tables is None or tables:
+                if tables is None:
+                    yield RELOAD
+                    return
+                message = page.update(tables) if tables else {}
+                if message:
                     quiet_since = time.monotonic()
-                    listed = None if tables is None else sorted(tables)
-                    yield f"data: {json.dumps({'version': version, 'tables': listed})}\n\n"
+                    message["version"] = version
+                    yield f"id: {feed.boot}.{version}\ndata: {json.dumps(message)}\n\n"
                 elif time.monotonic() - quiet_since >= keepalive:
                     quiet_since = time.monotonic()
                     yield ": keepalive\n\n"

@@ -3,20 +3,24 @@
 The room calls :meth:`RoomFeed.changed` after each message a table sends; each
 open page waits in :meth:`RoomFeed.wait` for the tables changed since the
 version it has seen. Bounded: a page that falls more than ``history`` changes
-behind is told to reload everything (``None``).
+behind is told to reload everything (``None``). ``boot`` names this feed: a
+page that saw another boot's versions (the hub restarted) reloads too.
 """
 
 from __future__ import annotations
 
 import collections
+import secrets
 import threading
 from typing import Optional
 
 
 class RoomFeed:
-    """A change counter with the table number of each change (thread-safe)."""
+    """A change counter with the table number of each change (thread-safe);
+    ``boot``: a random name of this feed (8 hex digits)."""
 
     def __init__(self, history: int = 10000) -> None:
+        self.boot = secrets.token_hex(4)
         self._cond = threading.Condition()
         self._log: collections.deque[tuple[int, int]] = collections.deque(maxlen=history)
         self.version = 0

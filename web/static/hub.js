@@ -1,69 +1,61 @@
-// The director's page: follow the room's event stream and redraw the tables that changed.
+// The director's page: follow the room's event stream, which carries the changed cards.
 (function () {
   "use strict";
-  var pending = {};
-  var busy = false;
   var status = document.getElementById("connection");
+  var grid = document.getElementById("grid");
 
   function setState(state, text) {
     status.dataset.state = state;
     status.textContent = text;
   }
 
-  function replaceCard(number, html) {
-    var old = document.getElementById("table-" + number);
+  function place(card, number) {
+    var none = document.getElementById("no-tables");
+    if (none) { none.remove(); }
+    var after = null;
+    Array.prototype.forEach.call(grid.children, function (c) {
+      if (after === null && Number(c.dataset.table) > number) { after = c; }
+    });
+    grid.insertBefore(card, after);
+  }
+
+  // A card's text and badges are replaced in the card shown; its board drawing
+  // only when the message brings a drawing the card does not show.
+  function showCard(c) {
     var holder = document.createElement("div");
-    holder.innerHTML = html;
+    holder.innerHTML = c.html;
     var card = holder.firstElementChild;
-    var board = card.querySelector(".mini-board");
-    if (old && board && board.dataset.keep) {  // the same drawing: keep the one shown
-      var shown = old.querySelector(".mini-board");
-      if (shown) { board.replaceWith(shown); }
-    }
-    if (old) {
-      old.replaceWith(card);
+    var shown = document.getElementById("table-" + c.number);
+    if (!shown) {
+      place(card, c.number);
+      shown = card;
     } else {
-      var none = document.getElementById("no-tables");
-      if (none) { none.remove(); }
-      var grid = document.getElementById("grid");
-      var after = null;
-      Array.prototype.forEach.call(grid.children, function (c) {
-        if (after === null && Number(c.dataset.table) > number) { after = c; }
+      var board = shown.querySelector(".mini-board");
+      Array.prototype.slice.call(shown.children).forEach(function (el) {
+        if (el !== board) { el.remove(); }
       });
-      grid.insertBefore(card, after);
+      Array.prototype.slice.call(card.children).forEach(function (el) {
+        if (!el.classList.contains("mini-board")) { shown.insertBefore(el, board); }
+      });
+      shown.className = card.className;
+      Object.keys(card.dataset).forEach(function (k) { shown.dataset[k] = card.dataset[k]; });
+    }
+    var drawing = shown.querySelector(".mini-board");
+    if (c.board !== undefined && drawing.dataset.boardKey !== c.board_key) {
+      drawing.innerHTML = c.board;
+      drawing.dataset.boardKey = c.board_key;
     }
   }
 
-  function drain() {
-    var numbers = Object.keys(pending);
-    if (busy || numbers.length === 0) { return; }
-    busy = true;
-    pending = {};
-    var boards = numbers.map(function (n) {
-      var b = document.querySelector("#table-" + n + " .mini-board");
-      return b ? n + ":" + b.dataset.boardKey : "";
-    }).filter(Boolean);
-    fetch("/fragment/cards?tables=" + numbers.join(",") + "&boards=" + boards.join(","),
-          { credentials: "same-origin", cache: "no-store" })
-      .then(function (r) { return r.ok ? r.json() : null; })
-      .then(function (data) {
-        if (!data) { return; }
-        data.cards.forEach(function (c) { replaceCard(c.number, c.html); });
-        document.getElementById("alerts").innerHTML = data.alerts;
-        document.getElementById("results").innerHTML = data.results;
-      })
-      .catch(function () {})
-      .then(function () { busy = false; drain(); });
-  }
-
-  var es = new EventSource("/events?since=" + encodeURIComponent(document.body.dataset.version));
+  var es = new EventSource("/events?since=" + encodeURIComponent(document.body.dataset.version) +
+                           "&hub=" + encodeURIComponent(document.body.dataset.hub));
   es.onopen = function () { setState("live", "Live"); };
   es.onerror = function () { setState("reconnecting", "Reconnecting…"); };
   es.onmessage = function (e) {
     var msg = JSON.parse(e.data);
-    document.body.dataset.version = msg.version;
-    if (msg.tables === null) { window.location.reload(); return; }
-    msg.tables.forEach(function (n) { pending[n] = true; });
-    drain();
+    if (msg.reload) { es.close(); window.location.reload(); return; }
+    (msg.cards || []).forEach(showCard);
+    if (msg.alerts !== undefined) { document.getElementById("alerts").innerHTML = msg.alerts; }
+    if (msg.results !== undefined) { document.getElementById("results").innerHTML = msg.results; }
   };
 }());
