@@ -153,3 +153,4 @@ class DiceSettings:
     face_centres: float = 0.5
     pip_agree: Optional[float] = 0.3
     pip_agree_peak: float = 0.5
+    touching: Optional[float] = 0.6
