@@ -11,7 +11,8 @@ die may appear). Printed per reader setting:
 frames read exactly right (every die, with its value) and frames with the right number of dice,
 per place and per size band; the reader without the touching rule (``touching=None``) and with
 each ``--threshold`` (default: the shipped :class:`vision.dice_settings.DiceSettings` value).
-Also the median time of a registered frame with two touching dice, with and without the rule.
+Also the median time of a registered 1280x720 frame with the touching pair, the pair apart and no
+dice (``--timing`` boards of the next seed), with and without the rule.
 """
 
 from __future__ import annotations
@@ -66,13 +67,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.timing:
         rng = np.random.default_rng(args.seed + 1)
         scenes = [render_touching(rng) for _ in range(args.timing)]
-        for name, read in reads.items():
-            times = []
-            for sc in scenes:
-                t = time.perf_counter()
-                read(sc.touching, sc.field)
-                times.append((time.perf_counter() - t) * 1000)
-            print(f"{name}: median {statistics.median(times):.2f} ms per frame with two touching dice (one thread)")
+        times: dict[tuple[str, str], list[float]] = {}
+        for sc in scenes:
+            for kind in ("touching", "apart", "empty"):
+                for name, read in reads.items():  # interleaved: the same load on every setting
+                    t = time.perf_counter()
+                    read(getattr(sc, kind), sc.field)
+                    times.setdefault((name, kind), []).append((time.perf_counter() - t) * 1000)
+        for name in reads:
+            print(f"{name}: median per frame (one thread): " + ", ".join(
+                f"{kind} {statistics.median(times[name, kind]):.2f} ms" for kind in ("touching", "apart", "empty")))
     return 0
 
 

@@ -2,9 +2,11 @@
 
 The registered-board detector (:class:`vision.dice.DiceReader`, stride 4 at a die of about 10
 pixels) puts two dice whose sides touch 2-3 heatmap cells apart: their heat often forms one peak,
-between the dice or on one of them, and the pair is read as one die. When a frame's dice come to an
-odd number (the dice of a roll, and of each player's set, come in twos), :func:`touching_dice`
-reads, around each die read, the two ways a touching pair can look like it:
+between the dice or on one of them, and the pair is read as one die. When the reader
+(:meth:`vision.dice.DiceReader._scan_field`) reads none, one or three dice (the dice of a roll, and
+of each player's set, come in twos), :func:`touching_dice` reads, around each die read (around each
+candidate whose values 1..6 together reach :data:`SPLIT_PARENT` when no die is read), the two ways
+a touching pair can look like one die:
 
 - **split**: the candidate lies between two dice: two patches of side ``size / k`` (``k`` in
   :data:`SPLIT_RATIOS`: the detector sizes the pair 1.25-1.7 times one die) on either side of its
@@ -15,8 +17,10 @@ reads, around each die read, the two ways a touching pair can look like it:
 The one hypothesis whose dice are all read with a value (its probability above "not a die" and
 "cube") at the lowest probability highest wins, when that probability reaches
 :class:`vision.dice_settings.DiceSettings` ``touching`` and the new dice are not on another die
-read. A lone die beside nothing reads as a die in no such patch pair (off-centre halves of it are
-"not a die" or unsure values).
+read. A lone die reads as a die in no such patch pair (off-centre halves of it are "not a die" or
+unsure values); a candidate turned down beside a die read is not split (it is more often a tilted
+die, whose top and side faces read as two dice: ``benchmarks/dice_touching.py`` and the rendered
+cocked-dice boards, ``vision/dice_settings.py``).
 """
 
 from __future__ import annotations
@@ -51,7 +55,7 @@ def touching_dice(reader: Any, image: np.ndarray, cands: Sequence[Any], probs: n
     """The scanned candidates of a registered frame with one touching pair recovered, when found.
 
     ``reader``: :class:`vision.dice.DiceReader`; ``image``: (H, W, 3) uint8 BGR; ``cands`` /
-    ``probs`` ((N, 8)) as :meth:`vision.dice.DiceReader.scan` gives them; ``threshold``: the lowest
+    ``probs`` ((N, 8)) as :meth:`vision.dice.DiceReader.scan` gives them (N may be 0); ``threshold``: the lowest
     probability the hypothesis's every die must be read at (see module docstring). Returns new
     ``(cands, probs)``: a split replaces its candidate by the two dice, a neighbour is added; the
     inputs unchanged when no hypothesis reaches ``threshold``. The new candidates keep the detector
@@ -60,7 +64,9 @@ def touching_dice(reader: Any, image: np.ndarray, cands: Sequence[Any], probs: n
     from vision.dice import Candidate  # the reader imports this module
 
     held = [k for k, (c, p) in enumerate(zip(cands, probs)) if reader.dice_from_scan([c], p[None])]
-    parents = [k for k, p in enumerate(probs) if k in held or p[:6].sum() >= SPLIT_PARENT]
+    # a candidate turned down is split only when no die is read: beside a die read it is more
+    # often a tilted die, whose top and side faces read as two dice
+    parents = held or [k for k, p in enumerate(probs) if p[:6].sum() >= SPLIT_PARENT]
     hyps: list[tuple[Optional[int], list[Any]]] = []  # (candidate replaced or None, new candidates)
     for k in parents:
         c = cands[k]
