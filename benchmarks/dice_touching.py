@@ -5,7 +5,7 @@
 Each board (:func:`vision.render_touching.render_touching`) is read four times through the
 dice plug-in (:class:`vision.dice_plugin.DicePlugin`, as ``companion read`` reads a registered
 frame): two touching dice (footprints 0-2 pixels apart, each at its own yaw, sides 0.3-0.8 of a
-checker's diameter, on the field or over checkers), the same dice one to four sides apart (the
+checker's diameter, on the field or over checkers), the same dice two to four sides farther apart (the
 same-run baseline), the first die alone (one die must stay one) and the board without dice (no
 die may appear). Printed per reader setting:
 frames read exactly right (every die, with its value) and frames with the right number of dice,

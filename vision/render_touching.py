@@ -32,7 +32,7 @@ PLACES = ("field", "checker")
 class TouchingScene:
     """One board drawn four times: ``touching`` (H, W, 3) uint8 BGR with two dice whose
     footprints are ``gap`` pixels apart, ``apart`` with the same two dice (sizes, yaws, values)
-    one to four sides apart, ``single`` with the first die alone, ``empty`` without dice; ``truth_*`` the
+    two to four sides farther apart, ``single`` with the first die alone, ``empty`` without dice; ``truth_*`` the
     :class:`RenderedDie` of each image; ``field`` (:class:`vision.registration.Field`),
     ``place`` (:data:`PLACES`), ``size_ratio`` the dice's side over a checker's diameter."""
 
@@ -132,6 +132,8 @@ def render_touching(rng: np.random.Generator, *, gap_range: tuple[float, float] 
     size = ratio * checker_d
     style = DIE_STYLES[int(rng.integers(len(DIE_STYLES)))]
     place = str(rng.choice(list(places)))
+    if place == "checker" and not scene.checkers:
+        place = "field"
     gap = float(rng.uniform(*gap_range))
     values = [int(rng.integers(1, 7)) for _ in range(2)]
     yaws = [float(rng.uniform(0, 360)) for _ in range(2)]
@@ -153,8 +155,6 @@ def render_touching(rng: np.random.Generator, *, gap_range: tuple[float, float] 
         direction = float(rng.uniform(0, 360))
         dx, dy = touching_offset(size, yaws[0], yaws[1], direction, gap)
         if place == "checker":
-            if not scene.checkers:
-                break
             cx, cy, _ = scene.checkers[int(rng.integers(len(scene.checkers)))]
         else:
             cx, cy = scene.to_image(float(rng.uniform(0, fw)), float(rng.uniform(0, fh)))
@@ -165,8 +165,6 @@ def render_touching(rng: np.random.Generator, *, gap_range: tuple[float, float] 
         if spot_ok([a, b, b_apart]):
             break
     else:
-        raise RenderError("no room for two touching dice")
-    if not spot_ok([a, b, b_apart]):
         raise RenderError("no room for two touching dice")
 
     def draw(centres: Sequence[tuple[float, float]]) -> tuple[np.ndarray, tuple[RenderedDie, ...]]:
