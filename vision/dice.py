@@ -384,12 +384,18 @@ class DiceReader:
         """Registered-board classification: the candidates from :class:`DiceSettings` ``peak`` up
         are read; the weaker ones (``field_peak`` .. ``peak``) only when those give fewer than the
         two dice of a roll (a die of the board's colour peaks weakly; read on every frame, the
-        8 weak ones cost 1-2 ms)."""
+        8 weak ones cost 1-2 ms). When the dice read are none, one or three, a pair of touching
+        dice read as one is looked for (:func:`vision.dice_touching.touching_dice`, at
+        :class:`DiceSettings` ``touching``)."""
         strong = [c for c in cands if c.score >= self.settings.peak]
         weak = [c for c in cands if c.score < self.settings.peak]
         probs = self.classify(image, strong, wider=False)
         if weak and len(self.dice_from_scan(strong, probs)) < 2:
-            return strong + weak, np.vstack([probs, self.classify(image, weak, wider=False)])
+            strong, probs = strong + weak, np.vstack([probs, self.classify(image, weak, wider=False)])
+        if self.settings.touching is not None and len(self.dice_from_scan(strong, probs)) in (0, 1, 3):
+            from vision.dice_touching import touching_dice
+
+            strong, probs = touching_dice(self, image, strong, probs, self.settings.touching)
         return strong, probs
 
     def recentre_ones(self, image: np.ndarray, cands: Sequence[Candidate],

@@ -112,6 +112,12 @@ class DiceSettings:
     probable, its detector peak at least ``pip_agree_peak``) becomes a die when its pips, counted
     (:func:`vision.pips.face_pips`), are exactly that value (None: off; dice unlike those the
     classifier was trained on, vision/models/README.md).
+    ``touching``: with a registered board, when the dice read are none, one or three, a pair of
+    touching dice read as one is looked for (:func:`vision.dice_touching.touching_dice`): split
+    into two or given a neighbour when every new die's value is read at this probability or more
+    (None: off). Chosen on 100 boards of ``benchmarks/dice_touching.py --seed 1100``: touching
+    pairs exactly right 70 (off) -> 90 / 88 / 87 at 0.5 / 0.6 / 0.7, the die alone 94 -> 90 / 92 /
+    94 (halves of a six or a one read as two threes); separated pairs and bare boards unchanged.
     ``wider``, ``accept_peak`` and ``peak_accept`` were chosen on fold 1
     (training photos): the most dice found with no more wrong values or false dice.
     """
@@ -153,3 +159,4 @@ class DiceSettings:
     face_centres: float = 0.5
     pip_agree: Optional[float] = 0.3
     pip_agree_peak: float = 0.5
+    touching: Optional[float] = 0.7

@@ -1,0 +1,84 @@
+"""Two dice lying against each other on rendered boards: are they read as two dice?
+
+``python benchmarks/dice_touching.py [--boards N] [--seed S] [--threshold P ...]``
+
+Each board (:func:`vision.render_touching.render_touching`) is read four times through the
+dice plug-in (:class:`vision.dice_plugin.DicePlugin`, as ``companion read`` reads a registered
+frame): two touching dice (footprints 0-2 pixels apart, each at its own yaw, sides 0.3-0.8 of a
+checker's diameter, on the field or over checkers), the same dice two to four sides farther apart (the
+same-run baseline), the first die alone (one die must stay one) and the board without dice (no
+die may appear). Printed per reader setting:
+frames read exactly right (every die, with its value) and frames with the right number of dice,
+per place and per size band; the reader without the touching rule (``touching=None``) and with
+each ``--threshold`` (default: the shipped :class:`vision.dice_settings.DiceSettings` value).
+Also the median time of a registered 1280x720 frame with the touching pair, the pair apart and no
+dice (``--timing`` boards of the next seed), with and without the rule.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import statistics
+import sys
+import time
+from typing import Any, Callable, Optional, Sequence
+
+import numpy as np
+
+
+def plugin_reader(threshold: Optional[float]) -> Callable[[np.ndarray, Any], list]:
+    """``read(image, field)`` through a :class:`vision.dice_plugin.DicePlugin` whose reader's
+    ``touching`` setting is ``threshold`` (None: the rule off)."""
+    from vision.dice_plugin import DicePlugin
+
+    plugin = DicePlugin()
+    plugin.reader.settings = dataclasses.replace(plugin.reader.settings, touching=threshold)
+
+    def read(image: np.ndarray, field: Any) -> list:
+        plugin.new_frame()
+        return plugin.dice(image, field)
+
+    return read
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    import cv2
+
+    from vision.dice_settings import DiceSettings
+    from vision.render_touching import evaluate_touching, format_touching, render_touching
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--boards", type=int, default=200, help="boards (default 200)")
+    ap.add_argument("--seed", type=int, default=2600, help="render seed (default 2600)")
+    ap.add_argument("--threshold", type=float, nargs="*", default=None,
+                    help="touching thresholds to compare (default: the shipped one)")
+    ap.add_argument("--timing", type=int, default=20, help="frames timed per setting (default 20)")
+    args = ap.parse_args(argv)
+    if args.boards < 1 or any(not 0 < t <= 1 for t in args.threshold or []):
+        print("error: --boards must be at least 1 and thresholds in (0, 1]", file=sys.stderr)
+        return 2
+    cv2.setNumThreads(1)
+    thresholds = args.threshold or [DiceSettings().touching]
+    reads = {"rule off": plugin_reader(None), **{f"touching {t:g}": plugin_reader(t) for t in thresholds}}
+    print(f"seed {args.seed}")
+    for name, res in evaluate_touching(args.boards, reads, seed=args.seed).items():
+        print(format_touching(name, res))
+    if args.timing:
+        rng = np.random.default_rng(args.seed + 1)
+        scenes = [render_touching(rng) for _ in range(args.timing)]
+        times: dict[tuple[str, str], list[float]] = {}
+        for sc in scenes:
+            for kind in ("touching", "apart", "empty"):
+                for name, read in reads.items():  # interleaved: the same load on every setting
+                    t = time.perf_counter()
+                    read(getattr(sc, kind), sc.field)
+                    times.setdefault((name, kind), []).append((time.perf_counter() - t) * 1000)
+        for name in reads:
+            print(f"{name}: median per frame (one thread): " + ", ".join(
+                f"{kind} {statistics.median(times[name, kind]):.2f} ms" for kind in ("touching", "apart", "empty")))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
