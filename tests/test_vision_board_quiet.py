@@ -1,5 +1,6 @@
-"""Checkers of their point's colour (ivory on ivory): the outline measured against the
-board's own edge noise (``CheckerSettings.arc_noise_k``), with no false checkers."""
+"""Checkers of their point's colour (ivory on ivory): read by the learned reader, and by the
+classical baseline with the outline measured against the board's own edge noise
+(``CheckerSettings.arc_noise_k``), with no false checkers."""
 
 from __future__ import annotations
 
@@ -13,9 +14,12 @@ from vision.registration import field_from_corners
 from vision.render_board import BoardState, Lighting, render_board
 
 
-def _read(rendered, settings=CheckerSettings()):
+def _read(rendered, settings=None):
+    """The learned reader, or the classical one with ``settings``."""
     h, w = rendered.image.shape[:2]
-    reader = BoardReader(field=field_from_corners(rendered.corners, (w, h)), settings=settings)
+    field = field_from_corners(rendered.corners, (w, h))
+    reader = BoardReader(field=field) if settings is None else BoardReader(field=field, settings=settings,
+                                                                          point_model=None)
     return [(p["count"], p["colour"]) for p in reader.read(rendered.image).to_dict()["points"]]
 
 
@@ -55,8 +59,8 @@ def test_no_false_checkers_on_empty_and_opening_boards():
 
 
 def test_noise_relative_outline_on_the_labelled_walnut_photo(shared_data):
-    # test6: an ivory checker half hidden at the base of an ivory point (point 6), the
-    # labelled dice masked out (their edges are the dice reader's business).
+    # The classical reader on test6: an ivory checker half hidden at the base of an ivory
+    # point (point 6), the labelled dice masked out (their edges are the dice reader's business).
     import json
 
     from vision.evaluate import label_dice, label_truth
@@ -66,7 +70,7 @@ def test_noise_relative_outline_on_the_labelled_walnut_photo(shared_data):
     truth = label_truth(label)
     image = load_image(shared_data / "boards" / label["file"])
     h, w = image.shape[:2]
-    reader = BoardReader(field=field_from_corners(truth["corners"], (w, h)))
+    reader = BoardReader(field=field_from_corners(truth["corners"], (w, h)), point_model=None)
     reader.dice_reader = lambda img, fld: label_dice(label, fld)
     got = [(p["count"], p["colour"]) for p in reader.read(image).to_dict()["points"]]
     assert got == [tuple(p) for p in truth["points"]]

@@ -55,7 +55,12 @@ def test_borne_off_checkers_are_counted_in_the_tray(style, light_home, dark_home
     obs = _read(r.image, r.corners, colours=colours)
     assert _pairs(obs) == _pairs(r.truth)
     assert obs["off"] == r.truth["off"] == {"light": off[0], "dark": off[1]}
-    assert obs["off_source"] == "trays" and obs["off_visible"] is True and obs["off_trays"] is None
+    if style == "felt":
+        # The felt's black tray lies within reach of its black checkers' colour: the tray may
+        # count more dark checkers than there are, and then the dark side's off is inferred.
+        assert obs["off_source"] in ("trays", "mixed")
+    else:
+        assert obs["off_source"] == "trays" and obs["off_visible"] is True and obs["off_trays"] is None
     assert "trays" in obs["timings_ms"]
 
 

@@ -419,9 +419,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--dice", choices=["none", "labels", "model"], default="none",
                     help="dice given to the reader: none, the labelled ones, or the dice plug-in's (models)")
     ap.add_argument("--synthetic-dice", action="store_true", help="draw two dice on every rendered board")
-    ap.add_argument("--reader", choices=["classical", "learned"], default="classical",
-                    help="the checker reader: classical (what reads a board not calibrated with --learn opening; "
-                         "the default) or learned (the point network; --leave-one-board-out always uses it)")
+    ap.add_argument("--reader", choices=["learned", "classical"], default="learned",
+                    help="the checker reader: learned (the point network, what every read uses; the default) or "
+                         "classical (the hand-tuned baseline)")
     ap.add_argument("--model", type=pathlib.Path, help="the point network's ONNX file (default the shipped one)")
     ap.add_argument("--leave-one-board-out", action="store_true",
                     help="per board, read by a network that never saw it: the real photos, then every rendered "

@@ -106,12 +106,13 @@ class BoardReader:
     checker evidence (a die on an empty point is no checker, a die on a checker
     hides none); ``trays``: where the bear-off tray is (:mod:`vision.trays`); ``off``
     comes from the tray when it is in view, read with confidence and agrees with 15
-    minus the checkers seen, else it is inferred. ``point_model``: the learned
-    checker reader (:mod:`vision.learned_checkers`; :meth:`from_profile` gives it a board's head
-    adapted at calibration), whose probabilities go into the :class:`Observation`; ``None``
-    reads with the classical reader (:mod:`vision.checkers`: ``settings``). The learned
-    reader covers the dice and the cube found in its crops (:func:`vision.point_crops.cover_boxes`)
-    when ``mask_dice`` is set.
+    minus the checkers seen, else it is inferred. ``point_model``: the checker reader,
+    the point network (:mod:`vision.learned_checkers`; by default the shipped one;
+    :meth:`from_profile` gives it a board's head adapted at calibration), whose probabilities
+    go into the :class:`Observation`; it covers the dice and the cube found in its crops
+    (:func:`vision.point_crops.cover_boxes`) when ``mask_dice`` is set. ``None`` reads with
+    the classical reader (:mod:`vision.checkers`: ``settings``), the baseline of
+    ``python -m vision.evaluate --reader classical`` and ``benchmarks/bench_read.py``.
     """
 
     field: Optional[Field] = None
@@ -124,7 +125,7 @@ class BoardReader:
     infer_off: bool = True
     mask_dice: bool = True
     trays: TraySettings = TraySettings()
-    point_model: Optional[PointModel] = None
+    point_model: Optional[PointModel] = dataclasses.field(default_factory=PointModel)
     _geometry: Optional[tuple[Field, tuple[float, ...], float]] = dataclasses.field(default=None, repr=False)
     _tray_maps: Optional[tuple[Field, object]] = dataclasses.field(default=None, repr=False)
 
@@ -249,12 +250,12 @@ class BoardReader:
         return self.read_full(image_bgr, frame_index, timestamp_ms).observation
 
 
-def point_model_for(profile) -> Optional[PointModel]:
-    """The learned reader with the head a :class:`~vision.profile.Profile` learned at calibration
-    (``point_head``), or ``None`` for a profile without one (the classical reader). Raises
-    ``ValueError`` for an unreadable head and ``FileNotFoundError`` for a missing network."""
+def point_model_for(profile) -> PointModel:
+    """The learned reader for a :class:`~vision.profile.Profile`: with the head the board
+    learned at calibration (``point_head``), else the shipped one. Raises ``ValueError`` for
+    an unreadable head and ``FileNotFoundError`` for a missing network."""
     if not getattr(profile, "point_head", None):
-        return None
+        return PointModel()
     from vision.learned_checkers import PointHead
 
     return PointModel(head=PointHead.load(profile.point_head))

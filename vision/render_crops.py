@@ -397,7 +397,7 @@ def cover_like_reader(img: np.ndarray, rng: np.random.Generator, die_box: Option
             return
         x0, y0, x1, y1 = die_box
         sx, sy = x1 - x0, y1 - y0
-        g = rng.uniform(-0.05, 0.15, 4) * np.array([sx, sy, sx, sy])
+        g = rng.uniform(-0.05, 0.3, 4) * np.array([sx, sy, sx, sy])
         d = rng.uniform(-0.1, 0.1, 2) * np.array([sx, sy])
         cover_box(img, (x0 - g[0] + d[0], y0 - g[1] + d[1], x1 + g[2] + d[0], y1 + g[3] + d[1]))
     elif rng.random() < 1 / 30:
@@ -425,9 +425,8 @@ def die_on(img: np.ndarray, rng: np.random.Generator, dw: float, count: int, mar
            dh: float) -> tuple[float, float, float, float]:
     """Draw one flat die (:func:`vision.render_dice.draw_die`, a random style, 0.3 to 0.8 of a
     checker's width ``dw``) on a crop ((h, w, 3) uint8 BGR, changed in place): on one of its
-    ``count`` checkers, just past them (an empty point's base when there are none) or anywhere on the
-    point. It changes no label: a die is no checker and hides none. Returns the die's box
-    ``(x0, y0, x1, y1)`` in crop pixels."""
+    ``count`` checkers or anywhere on the point. It changes no label: a die is no checker and
+    hides none. Returns the die's box ``(x0, y0, x1, y1)`` in crop pixels."""
     from vision.render_dice import DIE_STYLES, draw_die
 
     h, w = img.shape[:2]
@@ -435,8 +434,6 @@ def die_on(img: np.ndarray, rng: np.random.Generator, dw: float, count: int, mar
     if count and rng.random() < 0.5:
         k = int(rng.integers(0, min(count, 6)))
         y = margin + dh / 2 + k * dh
-    elif count < 6 and rng.random() < 0.4:  # just past the stack's end (an empty point's base)
-        y = margin + dh / 2 + count * dh
     else:
         y = rng.uniform(0.05, 0.95) * h
     x = w / 2 + rng.uniform(-0.3, 0.3) * dw
