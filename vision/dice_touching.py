@@ -25,6 +25,7 @@ cocked-dice boards, ``vision/dice_settings.py``).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any, Optional, Sequence
 
@@ -61,8 +62,6 @@ def touching_dice(reader: Any, image: np.ndarray, cands: Sequence[Any], probs: n
     inputs unchanged when no hypothesis reaches ``threshold``. The new candidates keep the detector
     peak of the candidate they come from.
     """
-    from vision.dice import Candidate  # the reader imports this module
-
     held = [k for k, (c, p) in enumerate(zip(cands, probs)) if reader.dice_from_scan([c], p[None])]
     # a candidate turned down is split only when no die is read: beside a die read it is more
     # often a tilted die, whose top and side faces read as two dice
@@ -76,14 +75,14 @@ def touching_dice(reader: Any, image: np.ndarray, cands: Sequence[Any], probs: n
             for j in range(DIRECTIONS):
                 a = math.pi * j / DIRECTIONS
                 dx, dy = SPLIT_OFFSET * side * math.cos(a), SPLIT_OFFSET * side * math.sin(a)
-                hyps.append((k, [Candidate((x - dx, y - dy), side, c.score), Candidate((x + dx, y + dy), side, c.score)]))
+                hyps.append((k, [_new_candidate(c, (x - dx, y - dy), side), _new_candidate(c, (x + dx, y + dy), side)]))
         if k not in held:
             continue
         for step in NEIGHBOUR_STEPS:
             for j in range(2 * DIRECTIONS):
                 a = math.pi * j / DIRECTIONS
-                hyps.append((None, [Candidate((x + step * c.size * math.cos(a), y + step * c.size * math.sin(a)),
-                                              c.size, c.score)]))
+                hyps.append((None, [_new_candidate(c, (x + step * c.size * math.cos(a),
+                                                       y + step * c.size * math.sin(a)), c.size)]))
 
     def clear(replaced: Optional[int], new: list[Any]) -> bool:
         # the new dice must not lie on another die read (a neighbour lies over a side from its own)
@@ -109,3 +108,9 @@ def touching_dice(reader: Any, image: np.ndarray, cands: Sequence[Any], probs: n
     keep = [i for i in range(len(cands)) if i != replaced]
     out = [cands[i] for i in keep] + new
     return out, np.vstack([probs[keep], new_probs])
+
+
+def _new_candidate(parent: Any, center: tuple[float, float], size: float) -> Any:
+    """A :class:`vision.dice.Candidate` at ``center`` (image pixels) of side ``size`` with
+    ``parent``'s detector peak, made from ``parent`` (this module is imported by the reader)."""
+    return dataclasses.replace(parent, center=center, size=size, outline_center=None, second=False, photo=False)
