@@ -33,10 +33,13 @@ HIDDEN = 16
 def standardise(crops: np.ndarray) -> np.ndarray:
     """(N, H, W, 3) uint8 BGR crops -> (N, 3, H, W) float32 network input: each crop's channels
     centred on their own mean and divided by their own spread plus 8 grey levels."""
-    x = crops.astype(np.float32)
-    mean = x.mean(axis=(1, 2), keepdims=True)
-    std = x.std(axis=(1, 2), keepdims=True)
-    return np.ascontiguousarray(((x - mean) / (std + 8.0)).transpose(0, 3, 1, 2))
+    n, h, w, c = crops.shape
+    # One row per crop and channel, contiguous: the statistics run along rows.
+    z = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32).reshape(n * c, h * w)
+    z -= z.mean(axis=1, keepdims=True)
+    std = np.sqrt(np.einsum("ij,ij->i", z, z) / (h * w))[:, None]
+    z *= 1.0 / (std + 8.0)
+    return z.reshape(n, c, h, w)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -193,23 +196,24 @@ def first_checker_colours(crops: np.ndarray, diameter_px: float, counts: Optiona
     n, h, w = crops.shape[:3]
     r = max(2, int(round(diameter_px * 0.25)))
     cx = w // 2
-    out = np.empty((n, 3), np.float32)
-    for i in range(n):
-        slots = range(max(1, min(3, int(counts[i]) if counts is not None else 1)))
+    lab_all = cv2.cvtColor(crops.reshape(-1, w, 3), cv2.COLOR_BGR2LAB).reshape(crops.shape)
+    shown_all = ~(crops == COVER_GREY).all(axis=3)
+    rows0 = slice(max(0, int(round(diameter_px * 0.5)) - r), int(round(diameter_px * 0.5)) + r + 1)
+    cols0 = slice(max(0, cx - r), cx + r + 1)
+    out = np.median(lab_all[:, rows0, cols0].reshape(n, -1, 3), axis=1).astype(np.float32)
+    for i in np.flatnonzero(~shown_all[:, rows0, cols0].all(axis=(1, 2))):  # a die or the cube covers some
         best = None
-        for k in slots:
+        for k in range(max(1, min(3, int(counts[i]) if counts is not None else 1))):
             cy = int(round(diameter_px * (0.5 + k)))
-            if cy + r >= h:
+            if k and cy + r >= h:
                 break
-            win = crops[i, max(0, cy - r):cy + r + 1, max(0, cx - r):cx + r + 1]
-            shown = ~(win == COVER_GREY).all(axis=2)
+            rows, cols = slice(max(0, cy - r), cy + r + 1), slice(max(0, cx - r), cx + r + 1)
+            shown = shown_all[i, rows, cols]
             if best is None or shown.mean() > best[1].mean():
-                best = (win, shown)
+                best = (lab_all[i, rows, cols], shown)
             if shown.mean() >= 0.3:
                 break
-        win, shown = best
-        lab = cv2.cvtColor(win, cv2.COLOR_BGR2LAB).reshape(-1, 3)
-        shown = shown.reshape(-1)
+        lab, shown = best[0].reshape(-1, 3), best[1].reshape(-1)
         out[i] = np.median(lab[shown] if shown.sum() >= 4 else lab, axis=0)
     return out
 
