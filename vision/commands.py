@@ -224,6 +224,8 @@ def _check_writable(out: pathlib.Path) -> None:
 def _calibrate_on_page(args: argparse.Namespace, image, corners, aruco, camera, empty) -> int:
     """``companion calibrate --web``: serve the calibration page (:mod:`web.calibration`) for
     this frame until the profile is saved; prints the page's address with the token."""
+    import signal
+    import threading
     import time
 
     from vision.calibration_desk import CalibrationDesk
@@ -248,12 +250,24 @@ def _calibrate_on_page(args: argparse.Namespace, image, corners, aruco, camera, 
     except OSError as exc:
         raise UserError(f"cannot serve the calibration page on {args.host}:{args.port}: {exc.strerror or exc}") from None
     print(f"calibration page: {server.url}/?token={server.token}", flush=True)
+    # Ctrl-C sets a flag that the loop below reads, so that no KeyboardInterrupt lands inside the
+    # server's or the desk's locks; the interruption is raised once the server has stopped.
+    interrupted = threading.Event()
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGINT, lambda *_: interrupted.set())
     try:
         while not desk.wait_saved(0.5):
-            pass
-        time.sleep(0.5)  # the browser's save request gets its answer before the server stops
+            if interrupted.is_set():
+                break
+        else:
+            time.sleep(0.5)  # the browser's save request gets its answer before the server stops
     finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
         server.stop()
+    if interrupted.is_set() and not desk.wait_saved(0):
+        raise KeyboardInterrupt
     print(f"profile written to {out}", file=sys.stderr)
     return 0
 
