@@ -16,6 +16,7 @@ import urllib.request
 import pytest
 
 from web import create_app, serve
+from web_chromium import page_without_errors
 from web_stub import StubSession
 
 pytestmark = pytest.mark.slow
@@ -43,13 +44,8 @@ def served():
 
 @pytest.fixture()
 def page(browser, served):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert errors == [], f"JavaScript errors on the page: {errors}"
+    with page_without_errors(browser, viewport={"width": 1400, "height": 1000}, accept_downloads=True) as page:
+        yield page
 
 
 def open_live(page, server, signed_in: bool = False) -> None:

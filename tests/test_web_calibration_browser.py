@@ -14,6 +14,7 @@ from calibration_frames import OPENING, QUICK, rendered
 from vision.calibration_desk import CalibrationDesk
 from web import serve
 from web.calibration import create_calibration_app
+from web_chromium import page_without_errors
 
 pytestmark = pytest.mark.slow
 
@@ -42,13 +43,8 @@ def served(opening, tmp_path):
 
 @pytest.fixture()
 def page(browser, served):
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert errors == [], f"JavaScript errors on the page: {errors}"
+    with page_without_errors(browser, viewport={"width": 1400, "height": 900}) as page:
+        yield page
 
 
 def _on_screen(page, x, y):

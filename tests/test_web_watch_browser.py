@@ -18,6 +18,7 @@ import sys
 import threading
 
 import pytest
+from web_chromium import page_without_errors
 
 pytestmark = pytest.mark.slow
 
@@ -73,18 +74,13 @@ def live_page(browser, repo_root: pathlib.Path):
     once the page is live: yields ``(watch, page)``; afterwards closes both and asserts the page
     raised no script error."""
     watch = Watch(repo_root, "--mode", "teaching", "--speed", "0.5")
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
-        page.goto(watch.url + "/")
-        page.wait_for_selector('#connection[data-state="live"]', timeout=30_000)
-        yield watch, page
+        with page_without_errors(browser, viewport={"width": 1400, "height": 1000}) as page:
+            page.goto(watch.url + "/")
+            page.wait_for_selector('#connection[data-state="live"]', timeout=30_000)
+            yield watch, page
     finally:
-        context.close()
         watch.stop()
-    assert errors == []
 
 
 def test_the_live_dashboard_of_a_running_watch(browser, repo_root, tmp_path):
