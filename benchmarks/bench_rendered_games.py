@@ -5,6 +5,7 @@ Usage (from the project root)::
     python benchmarks/bench_rendered_games.py                  # 20 games
     python benchmarks/bench_rendered_games.py --games 5 --json benchmarks/results/bench_rendered_games.json
     python benchmarks/bench_rendered_games.py --games 5 --calibrate   # the learned reader, calibrated per game
+    python benchmarks/bench_rendered_games.py --die-to-checker 0.8     # jumbo dice (0.3: travel dice)
 
 Each game is ``companion.scripted_game.random_game(1000 + g, match_length=5,
 illegal_rate=0.3, cocked_rate=0.2, max_turns=4)`` drawn by the project's
@@ -42,6 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--calibrate", action="store_true",
                         help="calibrate on each game's first frame (companion calibrate --learn opening: the learned "
                              "reader adapted to the board) and watch with that profile instead of --corners")
+    parser.add_argument("--die-to-checker", type=float, default=None, metavar="R",
+                        help="dice whose side is R times a checker's diameter (default: the demo's, about 0.67)")
     args = parser.parse_args(argv)
 
     import cv2
@@ -61,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
         for g in range(args.first, args.first + args.games):
             script = random_game(1000 + g, match_length=5, illegal_rate=0.3, cocked_rate=0.2, max_turns=4)
             folder = pathlib.Path(tmp) / f"game{g}"
-            render_script(script, folder)
+            render_script(script, folder, die_to_checker=args.die_to_checker)
             frames = sorted(folder.glob("frame*.jpg"))
             (folder / "frame00002a.jpg").write_bytes(b"\xff\xd8 this is not a picture")
             cv2.imwrite(str(folder / "frame00003a.jpg"), cv2.resize(cv2.imread(str(frames[3])), (480, 270)))

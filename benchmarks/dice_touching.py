@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import pathlib
 import statistics
 import sys
 import time
@@ -27,12 +28,16 @@ from typing import Any, Callable, Optional, Sequence
 import numpy as np
 
 
-def plugin_reader(threshold: Optional[float]) -> Callable[[np.ndarray, Any], list]:
+def plugin_reader(threshold: Optional[float], models: Optional[pathlib.Path] = None) -> Callable[[np.ndarray, Any], list]:
     """``read(image, field)`` through a :class:`vision.dice_plugin.DicePlugin` whose reader's
-    ``touching`` setting is ``threshold`` (None: the rule off)."""
+    ``touching`` setting is ``threshold`` (None: the rule off); ``models``: the dice reader's
+    models folder (default ``vision/models``)."""
+    from vision.dice import DiceReader
     from vision.dice_plugin import DicePlugin
 
     plugin = DicePlugin()
+    if models is not None:
+        plugin.reader = DiceReader(models)
     plugin.reader.settings = dataclasses.replace(plugin.reader.settings, touching=threshold)
 
     def read(image: np.ndarray, field: Any) -> list:
@@ -54,13 +59,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--threshold", type=float, nargs="*", default=None,
                     help="touching thresholds to compare (default: the shipped one)")
     ap.add_argument("--timing", type=int, default=20, help="frames timed per setting (default 20)")
+    ap.add_argument("--models", type=pathlib.Path, default=None, help="the dice reader's models folder")
     args = ap.parse_args(argv)
     if args.boards < 1 or any(not 0 < t <= 1 for t in args.threshold or []):
         print("error: --boards must be at least 1 and thresholds in (0, 1]", file=sys.stderr)
         return 2
     cv2.setNumThreads(1)
     thresholds = args.threshold or [DiceSettings().touching]
-    reads = {"rule off": plugin_reader(None), **{f"touching {t:g}": plugin_reader(t) for t in thresholds}}
+    reads = {"rule off": plugin_reader(None, args.models),
+             **{f"touching {t:g}": plugin_reader(t, args.models) for t in thresholds}}
     print(f"seed {args.seed}")
     for name, res in evaluate_touching(args.boards, reads, seed=args.seed).items():
         print(format_touching(name, res))

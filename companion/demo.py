@@ -82,16 +82,18 @@ def _cache_root() -> pathlib.Path:
 
 
 def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[int, int] = DEMO_SIZE,
-                 seed: int = 0, style: str = "tournament") -> Any:
+                 seed: int = 0, style: str = "tournament", die_to_checker: Optional[float] = None) -> Any:
     """One frame of ``scene``: (H, W, 3) uint8 BGR, ``size`` (width, height) pixels.
     The board, checkers and hands by ``vision.render_board``; the dice (cocked
     dice lean 30 degrees; red, the top player's white when the dice have owners;
     a die with no half on the frame left of the field) and the cube by
-    ``vision.render_dice``."""
+    ``vision.render_dice``. ``die_to_checker``: the dice's side over a checker's
+    diameter (0.3 travel dice .. 0.8 jumbo dice); None: 1/20 of the field's width
+    (about 0.67); the cube keeps its size."""
     import numpy as np
 
     from vision.registration import FIELD_HEIGHT, FIELD_WIDTH
-    from vision.render_board import BoardState, Hand, Lighting, render_board
+    from vision.render_board import STYLES, BoardState, Hand, Lighting, render_board
     from vision.render_dice import DIE_STYLES, draw_cube, draw_die
 
     points, bar, off = signed_to_points(scene.board, 0, layout)
@@ -116,7 +118,12 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
 
     left, right = to_image(0, 0.5), to_image(1, 0.5)
     field_px = ((right[0] - left[0]) ** 2 + (right[1] - left[1]) ** 2) ** 0.5
-    die_px = field_px * 0.05
+    cube_px = field_px * 0.05 * 1.1
+    if die_to_checker is None:
+        die_px = field_px * 0.05
+    else:
+        geometry = STYLES[style].geometry
+        die_px = die_to_checker * field_px * (1 - geometry.bar_width) / 12 * geometry.checker_diameter
     red = next((s for s in DIE_STYLES if s.name == "red"), DIE_STYLES[0])  # precision dice, clear on a light field
     white = next((s for s in DIE_STYLES if s.name == "white"), DIE_STYLES[0])
     for d in scene.dice:
@@ -132,7 +139,7 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
     # at the owner's end otherwise
     value, place = scene.cube
     fy = {"centre": 0.5, "top": 0.1, "bottom": 0.9}[place]
-    draw_cube(image, to_image(-0.058, fy), die_px * 1.1, value)
+    draw_cube(image, to_image(-0.058, fy), cube_px, value)
     if hands:
         with_hands = render_board(state, style=style, pose=pose, lighting=Lighting(shadows=0.4), hands=hands, seed=seed)
         mask = with_hands.hand_mask
@@ -141,11 +148,11 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
 
 
 def render_script(script: Script, folder: pathlib.Path, fps: float = DEMO_FPS, size: tuple[int, int] = DEMO_SIZE,
-                  layout: TableLayout = DEMO_LAYOUT, quality: int = 88) -> int:
+                  layout: TableLayout = DEMO_LAYOUT, quality: int = 88, die_to_checker: Optional[float] = None) -> int:
     """Write every frame of ``script`` into ``folder`` as ``frame00000.jpg``...
     (one render per distinct still scene, one per frame while a hand moves;
     repeats are hard links, or copies where links are not possible). Returns
-    the number of frames."""
+    the number of frames. ``die_to_checker``: the dice's size (:func:`render_scene`)."""
     import cv2
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -161,7 +168,7 @@ def render_script(script: Script, folder: pathlib.Path, fps: float = DEMO_FPS, s
                 except OSError:
                     shutil.copyfile(rendered[key], path)
             else:
-                image = render_scene(scene, layout, size, seed=len(rendered))
+                image = render_scene(scene, layout, size, seed=len(rendered), die_to_checker=die_to_checker)
                 if not cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, quality]):
                     raise OSError(f"cannot write {path}")
                 rendered[key] = path

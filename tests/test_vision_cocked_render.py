@@ -85,3 +85,16 @@ def test_cube_looks():
     c = draw_cube(img, (80, 80), 50, 8, look=CubeLook(disc=(0, 200, 255)))
     b, g, r = (img[..., i].astype(int) for i in range(3))
     assert c.value == 8 and ((r > g + 20) & (g > b + 80)).sum() > 100  # the (shaded) orange disc
+
+
+@pytest.mark.parametrize("ratio", [0.3, 0.78])
+def test_dice_of_a_chosen_size_beside_a_cube_of_its_own(ratio):
+    # small travel dice and jumbo dice: the die's side follows the checker, the cube does not
+    rng = np.random.default_rng(8)
+    for _ in range(3):
+        roll = render_roll_on_board(rng, cocked_prob=0.0, cube_prob=1.0, die_to_checker=(ratio, ratio))
+        checker = 2 * roll.checkers[0][2]
+        assert all(d.size == pytest.approx(ratio * checker, rel=1e-6) for d in roll.dice)
+        if roll.cube is not None:
+            assert 0.55 * checker <= roll.cube.size <= 0.9 * checker
+        assert roll.board_style

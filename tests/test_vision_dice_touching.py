@@ -35,16 +35,19 @@ def test_touching_offset_rejects_a_negative_gap():
         touching_offset(20.0, 0, 0, 0, -1.0)
 
 
-@pytest.mark.parametrize("seed", [6, 24])
-def test_two_touching_dice_are_read_as_two_dice_with_their_values(reader, seed):
-    scene = render_touching(np.random.default_rng(seed))
-    assert scene.gap <= 2.0
-    dice = reader.read(scene.touching, scene.field)
-    assert len(dice) == 2
-    for truth in scene.truth_touching:
-        near = [d for d in dice if math.hypot(d.center[0] - truth.center[0], d.center[1] - truth.center[1]) < truth.size / 2]
-        assert [d.value for d in near] == [truth.value]
-    # one die alone on the same board stays one die, and the bare board shows none
-    alone = reader.read(scene.single, scene.field)
-    assert [d.value for d in alone] == [scene.truth_single[0].value]
-    assert reader.read(scene.empty, scene.field) == []
+def test_two_touching_dice_are_read_as_two_dice_with_their_values(reader):
+    # benchmarks/dice_touching.py reads 92% of touching pairs exactly (seed 2600, 300 boards);
+    # 12 boards of seeds 40..51, none of them a benchmark or training seed
+    touching = alone = bare = 0
+    for seed in range(40, 52):
+        scene = render_touching(np.random.default_rng(seed))
+        assert scene.gap <= 2.0
+        dice = reader.read(scene.touching, scene.field)
+        near = [[d.value for d in dice
+                 if math.hypot(d.center[0] - t.center[0], d.center[1] - t.center[1]) < t.size / 2]
+                for t in scene.truth_touching]
+        touching += len(dice) == 2 and near == [[t.value] for t in scene.truth_touching]
+        # one die alone on the same board stays one die, and the bare board shows none
+        alone += [d.value for d in reader.read(scene.single, scene.field)] == [scene.truth_single[0].value]
+        bare += reader.read(scene.empty, scene.field) == []
+    assert touching >= 10 and alone >= 11 and bare == 12, (touching, alone, bare)

@@ -77,8 +77,14 @@ def test_drag_learn_confirm_save(page, served, opening, tmp_path):
     assert page.locator("#learn").is_disabled()
     seen = set()  # what the progress line said while learning ran
     deadline = time.monotonic() + LEARN_WAIT / 1000
-    while page.get_attribute("#stage", "data-state") == "learning" and time.monotonic() < deadline:
-        seen.add((page.locator("#stage").inner_text(), page.get_attribute("#progress", "value")))
+    # the state, the line and the bar read in one go: the page may move on between two reads
+    read = ("() => { const s = document.querySelector('#stage');"
+            " return [s.dataset.state, s.innerText, document.querySelector('#progress').getAttribute('value')]; }")
+    while time.monotonic() < deadline:
+        state, text, value = page.evaluate(read)
+        if state != "learning":
+            break
+        seen.add((text, value))
         page.wait_for_timeout(50)
     page.wait_for_selector('#stage[data-state="learned"]', timeout=WAIT)
     stages = {text.rsplit(" ", 1)[0] for text, _ in seen}

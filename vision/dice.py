@@ -259,7 +259,7 @@ class DiceReader:
             roi, field_die = field_search_region(field, image.shape)
             die_px = die_px or field_die
         if die_px is not None:
-            return self._scan_field(image, self.candidates(image, die_px, roi))
+            return self._scan_field(image, self.candidates(image, die_px, roi), die_px)
         levels, n_fixed = self.level_candidates(image, None, roi)
         pool = sum(levels[:n_fixed], [])
         fixed = self.merged(pool)
@@ -380,23 +380,49 @@ class DiceReader:
         st = self.settings
         return pyramid_scales(long_side, st.pyramid[: st.pyramid_fixed], st.finest_max_scale, st.pyramid_fixed)
 
-    def _scan_field(self, image: np.ndarray, cands: list[Candidate]) -> tuple[list[Candidate], np.ndarray]:
-        """Registered-board classification: the candidates from :class:`DiceSettings` ``peak`` up
-        are read; the weaker ones (``field_peak`` .. ``peak``) only when those give fewer than the
-        two dice of a roll (a die of the board's colour peaks weakly; read on every frame, the
-        8 weak ones cost 1-2 ms). When the dice read are none, one or three, a pair of touching
-        dice read as one is looked for (:func:`vision.dice_touching.touching_dice`, at
+    def _scan_field(self, image: np.ndarray, cands: list[Candidate],
+                    die_px: float) -> tuple[list[Candidate], np.ndarray]:
+        """Registered-board classification (``die_px``: the die side the board implies, image
+        pixels): the candidates from :class:`DiceSettings` ``peak`` up are read; the weaker ones
+        (``field_peak`` .. ``peak``) only when those give fewer than the two dice of a roll (a die
+        of the board's colour peaks weakly; read on every frame, the 8 weak ones cost 1-2 ms).
+        Candidates sized far larger than a die and read as none are read again at ``die_px``
+        (:meth:`reread_large`). When the dice read are none, one or three, a pair of touching dice
+        read as one is looked for (:func:`vision.dice_touching.touching_dice`, at
         :class:`DiceSettings` ``touching``)."""
         strong = [c for c in cands if c.score >= self.settings.peak]
         weak = [c for c in cands if c.score < self.settings.peak]
         probs = self.classify(image, strong, wider=False)
         if weak and len(self.dice_from_scan(strong, probs)) < 2:
             strong, probs = strong + weak, np.vstack([probs, self.classify(image, weak, wider=False)])
+        strong, probs = self.reread_large(image, strong, probs, die_px)
         if self.settings.touching is not None and len(self.dice_from_scan(strong, probs)) in (0, 1, 3):
             from vision.dice_touching import touching_dice
 
             strong, probs = touching_dice(self, image, strong, probs, self.settings.touching)
         return strong, probs
+
+    def reread_large(self, image: np.ndarray, cands: Sequence[Candidate], probs: np.ndarray,
+                     die_px: float) -> tuple[list[Candidate], np.ndarray]:
+        """Candidates sized over :class:`DiceSettings` ``field_large`` x ``die_px`` (image pixels)
+        whose most likely value stays below ``field_large_sure`` read again cropped at ``die_px``; the
+        re-read replaces the first when one value reaches ``field_large_sure`` (a die on a checker
+        is sized as the checker beneath it). ``image`` (H, W, 3) uint8 BGR, ``probs`` (N, 8) as
+        :meth:`classify` returns; returns new lists, the inputs are not changed."""
+        st = self.settings
+        cands = list(cands)
+        if st.field_large is None:
+            return cands, probs
+        idx = [k for k, (c, p) in enumerate(zip(cands, probs))
+               if c.size > st.field_large * die_px and p[:6].max() < st.field_large_sure]
+        if not idx:
+            return cands, probs
+        again = [dataclasses.replace(cands[k], size=die_px) for k in idx]
+        probs = probs.copy()
+        for k, c, p in zip(idx, again, self.classify(image, again, wider=False)):
+            if p[:6].max() >= st.field_large_sure:
+                cands[k], probs[k] = c, p
+        return cands, probs
 
     def recentre_ones(self, image: np.ndarray, cands: Sequence[Candidate],
                       probs: np.ndarray) -> tuple[list[Candidate], np.ndarray]:

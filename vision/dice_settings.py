@@ -61,12 +61,18 @@ class DiceSettings:
     for the shipped model, 48 for ``--cls-arch strided``); ``field_detector``: file name (in the
     models folder) of the detector used instead of ``dice_detector.onnx`` when the die size is
     known (a registered board), shrunk with :func:`vision.dice_pyramid.resize` (an integer area step then bilinear, as
-    in its training), at ``field_die_input_px`` (the two go together): the shipped ``dice_detector_field.onnx`` is trained on 900 rendered boards and the
-    fold-1 photos with dice of 8.5..13 pixels and runs where a die is 10 pixels, 0.7x the area
-    of the main detector's 12 (vision/models/README.md; 150 validation boards, seed 4242: dice
-    found 98.0% -> 100%, cocked recall 88.9% -> 95.1%, precision 98.6% -> 100%; a registered
-    1280x720 frame about 0.7x the time); None: the main detector (run it at 12 pixels, shrunk
-    with :func:`vision.dice_pyramid.area_resize`);
+    in its training), at ``field_die_input_px`` (the two go together): the shipped ``dice_detector_field.onnx`` is trained on 900 rendered boards
+    with dice of 0.28..0.85 of a checker's diameter and the fold-1 photos, dice of 6..20 pixels at
+    its input, and runs where a tournament die (1/30 of the field's width) is 10 pixels, 0.7x the
+    area of the main detector's 12 (vision/models/README.md; ``benchmarks/dice_sizes.py``); None:
+    the main detector (run it at 12 pixels, shrunk with :func:`vision.dice_pyramid.area_resize`);
+    ``field_large``, ``field_large_sure``: with a registered board, a candidate the detector sizes
+    over ``field_large`` times the board's die size whose most likely value stays below
+    ``field_large_sure`` is read again at the board's die size, and that reading is kept when one
+    value reaches ``field_large_sure`` (a die lying on a checker is sized as the checker and its
+    patch read as a cube or no die; None: off). Chosen on ``benchmarks/dice_sizes.py --boards 200
+    --seed 6100``: flat rolls read exactly 580 -> 588 of 596, the dice 0.28..0.44 of a checker
+    184 -> 192 of 193, cube values unchanged;
     ``turn_cubes``: with a registered board, also read turned the unsure patches whose most likely
     class is the doubling cube (off: the cube network reads those itself, at four turns when
     unsure; measured on 400 rendered boards and the 9 board photos: the same dice, cocked calls and
@@ -160,3 +166,5 @@ class DiceSettings:
     pip_agree: Optional[float] = 0.3
     pip_agree_peak: float = 0.5
     touching: Optional[float] = 0.7
+    field_large: Optional[float] = 1.3
+    field_large_sure: float = 0.9

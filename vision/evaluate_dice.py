@@ -14,7 +14,9 @@ With ``--fold K`` only images of held-out fold K are scored (train with
 ``python -m vision.training.train_dice --fold K`` first) so the figures are held-out. The shipped
 free-photo detector and classifier are trained on every labelled photo; ``--fold 0 --held-out``
 reads with their copies trained without fold 0 (``vision/models/heldout/``), the same recipe.
-``--rendered N`` also scores cocked-dice detection on N rendered boards (:mod:`vision.render_dice`).
+``--rendered N`` also scores cocked-dice detection on N rendered boards (:mod:`vision.render_dice`),
+and the flat rolls read exactly per board style and per kind of dice (dice of every size:
+``benchmarks/dice_sizes.py``).
 ``--label-corrections benchmarks/dice_label_corrections.json`` scores against the labels with the
 mistakes seen in the photos corrected (:mod:`vision.label_corrections`; default: as labelled).
 """
@@ -361,7 +363,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"   rolls (the referee's verdict: a die called cocked or only one die seen): cocked rolls caught "
               f"{ro['caught']}/{ro['cocked']} ({ro['caught_by_die_not_seen']} by the die not seen), recall "
               f"{_fmt(ro['recall'])}, precision {_fmt(ro['precision'])}; flat rolls called cocked "
-              f"{ro['flat_called_cocked']}/{ro['flat']}")
+              f"{ro['flat_called_cocked']}/{ro['flat']}; flat rolls read exactly {ro['flat_exact']}/{ro['flat']}")
+        for key, rows in sorted(r["flat_exact_by"].items()):
+            print(f"   flat rolls read exactly per {key.replace('_', ' ')}: "
+                  + ", ".join(f"{name} {e}/{n}" for name, (e, n) in sorted(rows.items())))
         c = r["cube"]
         print(f"   cube: {c['found']}/{c['boards_with_cube']} found, value right {c['value_correct']}, place right "
               f"{c['place_correct']}, false cubes {c['false_cubes']}/{c['boards_without_cube']} boards without one")

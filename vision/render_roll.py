@@ -27,7 +27,8 @@ class RenderedRoll:
     (:class:`vision.registration.Field`), ``roller`` (``"top"``/``"bottom"``: the image side of the
     player who rolled), ``dice`` (:class:`RenderedDie` truth, ``cocked``/``reason`` under the
     USBGF 2017 rules: a die flat on a checker is fine), ``cube`` (:class:`RenderedCube` or None),
-    ``checkers`` ``(x, y, radius)`` image pixels."""
+    ``checkers`` ``(x, y, radius)`` image pixels, ``board_style`` the board's
+    :data:`vision.render_board.STYLES` name."""
 
     image: np.ndarray
     field: Any
@@ -35,6 +36,7 @@ class RenderedRoll:
     dice: tuple[RenderedDie, ...]
     cube: Optional[RenderedCube]
     checkers: tuple[tuple[float, float, float], ...]
+    board_style: str = ""
 
 
 COCKED_KINDS = ("tilted", "on_bar", "off_board", "wrong_half")
@@ -59,6 +61,7 @@ class BoardScene:
     die_units: float
     die_px: float
     cam_height: float
+    style: str = ""
 
     def to_image(self, fx: float, fy: float) -> tuple[float, float]:
         """Canonical field units -> image pixels."""
@@ -74,10 +77,14 @@ class BoardScene:
         return (x - w / 2) / self.cam_height, (y - h / 2) / self.cam_height
 
 
-def random_board_scene(rng: np.random.Generator) -> BoardScene:
+def random_board_scene(rng: np.random.Generator,
+                       die_to_checker: Optional[tuple[float, float]] = None) -> BoardScene:
     """A random board (:func:`vision.render_board.render_board`: random state, style, camera and
-    lighting) at 1280x720 with a die size of about 1/30 of the field's width (16 mm dice on a
-    tournament board) and a camera 1..2.5 image widths above it (straight down one time in six)."""
+    lighting) at 1280x720 and a camera 1..2.5 image widths above it (straight down one time in six).
+
+    The die's side is drawn uniformly from ``die_to_checker`` (low, high) times a checker's
+    diameter (0.3: small travel dice; 0.8: jumbo dice); None: 1/30 of the field's width times
+    0.85..1.2 (16 mm dice on a tournament board, 0.38..0.54 of a checker's diameter)."""
     from vision.registration import field_from_corners
     from vision.render_board import STYLES, CameraPose, Lighting, random_state, render_board
 
@@ -102,9 +109,12 @@ def random_board_scene(rng: np.random.Generator) -> BoardScene:
     px_per_unit = float(np.linalg.norm(to_img(fw / 2 + 10, fh / 2) - to_img(fw / 2, fh / 2))) / 10
     checker_r = field.checker_size[0] / 2 * px_per_unit
     checkers = tuple((x, y, checker_r) for x, y, _, p in board.checkers if 1 <= p <= 24 or p == 0)
-    die_units = fw / 30.0 * float(rng.uniform(0.85, 1.2))
+    if die_to_checker is None:
+        die_units = fw / 30.0 * float(rng.uniform(0.85, 1.2))
+    else:
+        die_units = field.checker_size[0] * float(rng.uniform(*die_to_checker))
     cam_height = math.inf if rng.random() < 1 / 6 else float(rng.uniform(1.0, 2.5)) * w
-    return BoardScene(image, field, f2i, checkers, die_units, die_units * px_per_unit, cam_height)
+    return BoardScene(image, field, f2i, checkers, die_units, die_units * px_per_unit, cam_height, style)
 
 
 def lean_direction(toward: tuple[float, float]) -> float:
@@ -184,14 +194,16 @@ def _lean_pose(rng: np.random.Generator, scene: BoardScene, lean: str, half: str
 def render_roll_on_board(rng: np.random.Generator, *, cocked_prob: float = 0.5,
                          kinds: Sequence[str] = COCKED_KINDS, on_checker_prob: float = 0.15,
                          tilt_range: tuple[float, float] = (8.0, 45.0),
-                         cube_prob: float = 0.7, leans: Sequence[str] = LEAN_KINDS) -> RenderedRoll:
+                         cube_prob: float = 0.7, leans: Sequence[str] = LEAN_KINDS,
+                         die_to_checker: Optional[tuple[float, float]] = None) -> RenderedRoll:
     """A random board (:func:`random_board_scene`) with a two-dice roll of the roller: with
     probability ``cocked_prob`` one die is cocked for a reason drawn from ``kinds``; a
     ``"tilted"`` die is tilted by ``tilt_range`` degrees and held up as one of ``leans``
     (:data:`LEAN_KINDS`: leaning on a checker or the rail, balanced on an edge, or free); a flat
     die rests on a checker with probability ``on_checker_prob``; a cube (half of them with a random
-    :class:`CubeLook`) lies centred or on a player's side."""
-    scene = random_board_scene(rng)
+    :class:`CubeLook`) lies centred or on a player's side. ``die_to_checker``: the dice's size
+    range (:func:`random_board_scene`)."""
+    scene = random_board_scene(rng, die_to_checker)
     image, field, checkers = scene.image, scene.field, scene.checkers
     h, w = image.shape[:2]
     fw, fh = field.size
@@ -282,10 +294,12 @@ def render_roll_on_board(rng: np.random.Generator, *, cocked_prob: float = 0.5,
         if all(math.hypot(x - a_, y - b_) > 2 * die_px for a_, b_ in placed):
             value = 64 if place == "centre" else int(rng.choice(CUBE_VALUES))
             cstyle = CUBE_STYLES[int(rng.integers(len(CUBE_STYLES)))]
-            cube = draw_cube(image, (x, y), die_px * float(rng.uniform(1.2, 1.6)), value, yaw_deg=rng.uniform(-20, 20),
+            # a cube's size does not follow the dice's: 0.55..0.9 of a checker (large tournament cubes) beside dice of any size
+            side = die_px * float(rng.uniform(1.2, 1.6)) if die_to_checker is None else 2 * checker_r * float(rng.uniform(0.55, 0.9))
+            cube = draw_cube(image, (x, y), side, value, yaw_deg=rng.uniform(-20, 20),
                              style=cstyle, parallax=scene.parallax(x, y), place=place,
                              look=CubeLook.random(rng, cstyle) if rng.random() < 0.5 else CubeLook())
-    return RenderedRoll(image, field, roller, tuple(truth), cube, checkers)
+    return RenderedRoll(image, field, roller, tuple(truth), cube, checkers, scene.style)
 
 
 def evaluate_cocked_rendered(n: int, reader: Any, seed: int = 1234, **kwargs: Any) -> dict[str, Any]:
@@ -297,7 +311,9 @@ def evaluate_cocked_rendered(n: int, reader: Any, seed: int = 1234, **kwargs: An
     (:mod:`companion.referee`; both dice are rolled again when one is cocked, USBGF rules 2017): a
     roll is called cocked when a die is judged cocked or when exactly one die is seen
     (``die_not_seen``: the other off the board or not flat); ``recall`` over rolls with a cocked
-    die, ``precision`` over rolls called cocked.
+    die, ``precision`` over rolls called cocked; ``flat_exact``: flat rolls read exactly (both dice
+    found with their values, neither called cocked, nothing else read as a die);
+    ``flat_exact_by``: {"board_style" | "dice_style": {name: [flat rolls read exactly, flat rolls]}}.
     """
     from vision.cocked import TiltModel, judge_scan
     from vision.cube import CubeReader, cube_from_scan
@@ -316,12 +332,15 @@ def evaluate_cocked_rendered(n: int, reader: Any, seed: int = 1234, **kwargs: An
     per_reason: dict[str, dict[str, int]] = {}
     cube_total = cube_found = cube_value = cube_place = cube_false = 0
     tilt_bins: dict[str, list[int]] = {}
-    rolls = {"cocked": 0, "caught": 0, "flat": 0, "flat_called_cocked": 0, "caught_by_die_not_seen": 0}
+    rolls = {"cocked": 0, "caught": 0, "flat": 0, "flat_called_cocked": 0, "caught_by_die_not_seen": 0,
+             "flat_exact": 0}
+    flat_by: dict[str, dict[str, list[int]]] = {}
     for _ in range(n):
         roll = render_roll_on_board(rng, **kwargs)
         cands, probs = reader.scan(roll.image, roll.field)
         judged = judge_scan(roll.image, cands, probs, reader, roll.field, roller=roll.roller, tilt_model=tilt)
         used = set()
+        right = 0
         for t in roll.dice:
             total += 1
             best, bd = None, 0.6 * t.size
@@ -340,6 +359,7 @@ def evaluate_cocked_rendered(n: int, reader: Any, seed: int = 1234, **kwargs: An
             found += 1
             r["found"] += 1
             correct += d.value == t.value
+            right += d.value == t.value and d.cocked == t.cocked
             if t.cocked:
                 tp += d.cocked; fn += not d.cocked
                 r["caught"] += d.cocked
@@ -359,6 +379,12 @@ def evaluate_cocked_rendered(n: int, reader: Any, seed: int = 1234, **kwargs: An
         else:
             rolls["flat"] += 1
             rolls["flat_called_cocked"] += called
+            exact = right == len(roll.dice) == len(judged)
+            rolls["flat_exact"] += exact
+            for key, name in (("board_style", roll.board_style), ("dice_style", roll.dice[0].style)):
+                row = flat_by.setdefault(key, {}).setdefault(name, [0, 0])
+                row[0] += exact
+                row[1] += 1
         cr = None if cube_reader is None else cube_from_scan(roll.image, cands, probs, roll.field, cube_reader)
         if roll.cube is None and cr is not None:
             cube_false += 1
@@ -380,6 +406,7 @@ def evaluate_cocked_rendered(n: int, reader: Any, seed: int = 1234, **kwargs: An
         "rolls": {**rolls, "recall": rolls["caught"] / rolls["cocked"] if rolls["cocked"] else None,
                   "precision": (rolls["caught"] / (rolls["caught"] + rolls["flat_called_cocked"])
                                 if rolls["caught"] + rolls["flat_called_cocked"] else None)},
+        "flat_exact_by": flat_by,
         "cube": {"boards_with_cube": cube_total, "found": cube_found, "value_correct": cube_value,
                  "place_correct": cube_place, "false_cubes": cube_false, "boards_without_cube": n - cube_total},
     }

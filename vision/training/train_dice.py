@@ -311,14 +311,15 @@ def mine_hard_negatives(items, detector: pathlib.Path, log, radius: float = 0.5,
     return out, matched
 
 
-def board_items(n: int, rng) -> list:
-    """``n`` rendered boards with a roll and maybe a cube (:func:`vision.render_roll.render_roll_on_board`)
-    as [(image, LabelledImage)] (dataset ``"rendered-board"``)."""
+def board_items(n: int, rng, die_to_checker: Optional[tuple[float, float]] = None) -> list:
+    """``n`` rendered boards with a roll and maybe a cube (:func:`vision.render_roll.render_roll_on_board`;
+    ``die_to_checker``: the dice's side over a checker's diameter, low and high; None: tournament
+    dice) as [(image, LabelledImage)] (dataset ``"rendered-board"``)."""
     from vision.render_roll import render_roll_on_board
 
     out = []
     for k in range(n):
-        roll = render_roll_on_board(rng, cocked_prob=0.3)
+        roll = render_roll_on_board(rng, cocked_prob=0.3, die_to_checker=die_to_checker)
         b = np.array([[d.center[0] - d.size / 2, d.center[1] - d.size / 2, d.center[0] + d.size / 2,
                        d.center[1] + d.size / 2] for d in roll.dice])
         v = np.array([d.value for d in roll.dice], np.int64)
@@ -329,6 +330,28 @@ def board_items(n: int, rng) -> list:
             cv = np.array([roll.cube.value], np.int64)
         h, w = roll.image.shape[:2]
         out.append((roll.image, LabelledImage("rendered-board", pathlib.Path(f"board_{k}.png"), b, v, (w, h), cb, cv)))
+    return out
+
+
+def touching_items(n: int, rng) -> list:
+    """``n`` rendered boards each with two dice lying against each other
+    (:func:`vision.render_touching.render_touching`: footprints 0-2 pixels apart, 0.3-0.8 of a
+    checker's diameter) as [(image, LabelledImage)] (dataset ``"rendered-touching"``)."""
+    from vision.render_dice import RenderError
+    from vision.render_touching import render_touching
+
+    out = []
+    while len(out) < n:
+        try:
+            scene = render_touching(rng)
+        except RenderError:
+            continue
+        b = np.array([[d.center[0] - d.size / 2, d.center[1] - d.size / 2, d.center[0] + d.size / 2,
+                       d.center[1] + d.size / 2] for d in scene.truth_touching])
+        v = np.array([d.value for d in scene.truth_touching], np.int64)
+        h, w = scene.touching.shape[:2]
+        out.append((scene.touching, LabelledImage("rendered-touching", pathlib.Path(f"touching_{len(out)}.png"), b, v, (w, h),
+                                                  np.zeros((0, 4)), np.zeros(0, np.int64))))
     return out
 
 
@@ -566,6 +589,11 @@ def main() -> None:
     ap.add_argument("--boards", type=int, default=0, help="rendered boards with rolls to add")
     ap.add_argument("--hard-negatives", type=pathlib.Path, default=None,
                     help="a trained dice_detector.onnx: its false alarms on the training images become negatives")
+    ap.add_argument("--board-dice", type=float, nargs=2, default=None, metavar=("LOW", "HIGH"),
+                    help="dice on the rendered boards from LOW to HIGH times a checker's diameter "
+                         "(default: tournament dice, 0.38..0.54)")
+    ap.add_argument("--touching", type=int, default=0,
+                    help="rendered boards with two dice lying against each other to add")
     ap.add_argument("--tilt-boards", type=int, default=0, help="rendered boards for the tilt network's pool")
     ap.add_argument("--det-width", type=int, default=10, help="detector width (channels of its first layer)")
     ap.add_argument("--det-arch", choices=["plain", "fast"], default="plain", help="detector network")
@@ -654,7 +682,9 @@ def main() -> None:
                                            translucent=args.translucent, distractors=args.distractors)
         # plain table backgrounds only: pasting onto the real photos could cover labelled dice
     if args.boards:
-        items += board_items(args.boards, rng)
+        items += board_items(args.boards, rng, tuple(args.board_dice) if args.board_dice else None)
+    if args.touching:
+        items += touching_items(args.touching, rng)
     log(f"training on {len(items)} images (fold held out: {args.fold}, dataset held out: {args.holdout_dataset})")
     if args.only in (None, "cls"):
         hard, matched = (mine_hard_negatives(items, args.hard_negatives, log, args.hard_radius,
