@@ -30,18 +30,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--boards", type=int, default=80, help="boards per size band")
     ap.add_argument("--seed", type=int, default=5100, help="first seed (one per band)")
     ap.add_argument("--models", type=pathlib.Path, default=None, help="folder with the ONNX models")
-    ap.add_argument("--field-die-px", type=float, default=None,
-                    help="run the registered-board detector where a die is PX pixels (DiceSettings.field_die_input_px)")
     ap.add_argument("--json", type=pathlib.Path, default=None, help="write the figures here")
     args = ap.parse_args(argv)
+    if args.boards < 1:
+        print("error: --boards must be at least 1", file=sys.stderr)
+        return 2
 
-    from vision.dice import DiceReader, DiceSettings
+    from vision.dice import DiceReader
     from vision.render_roll import evaluate_cocked_rendered
 
-    settings = DiceSettings()
-    if args.field_die_px:
-        settings.field_die_input_px = args.field_die_px
-    reader = DiceReader(args.models, settings)
+    try:
+        reader = DiceReader(args.models)
+    except FileNotFoundError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     out = {}
     by: dict[str, dict[str, list[int]]] = {}
     print(f"{'die/checker':>12} {'found':>9} {'value':>7} {'flat exact':>11} {'cocked recall':>14} "
@@ -56,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
                 row[0] += exact
                 row[1] += n
         print(f"{band[0]:.2f}-{band[1]:.2f}".rjust(12),
-              f"{r['found']}/{r['dice']}".rjust(9), f"{r['value_accuracy']:.3f}".rjust(7),
+              f"{r['found']}/{r['dice']}".rjust(9), (f"{r['value_accuracy']:.3f}" if r["value_accuracy"] is not None else "-").rjust(7),
               f"{rolls['flat_exact']}/{rolls['flat']}".rjust(11),
               f"{rolls['caught']}/{rolls['cocked']}".rjust(14),
               (f"{rolls['precision']:.3f}" if rolls["precision"] is not None else "-").rjust(10),
