@@ -71,8 +71,9 @@ class DiceSettings:
     ``field_large_sure`` is read again at the board's die size, and that reading is kept when one
     value reaches ``field_large_sure`` (a die lying on a checker is sized as the checker and its
     patch read as a cube or no die; None: off). Chosen on ``benchmarks/dice_sizes.py --boards 200
-    --seed 6100``: flat rolls read exactly 580 -> 588 of 596, the dice 0.28..0.44 of a checker
-    184 -> 192 of 193, cube values unchanged;
+    --seed 6100`` with a detector of the shipped recipe trained without the touching boards:
+    flat rolls read exactly 580 -> 588 of 596, the dice 0.28..0.44 of a checker 184 -> 192 of 193,
+    cube values unchanged;
     ``turn_cubes``: with a registered board, also read turned the unsure patches whose most likely
     class is the doubling cube (off: the cube network reads those itself, at four turns when
     unsure; measured on 400 rendered boards and the 9 board photos: the same dice, cocked calls and
