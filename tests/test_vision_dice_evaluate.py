@@ -89,3 +89,33 @@ def test_held_out_flag_without_the_copies_is_a_clear_error(tmp_path, capsys):
         shutil.copy(path, tmp_path / path.name)
     assert main(["--models", str(tmp_path), "--fold", "0", "--held-out", "--limit", "1"]) == 2
     assert "dice model missing" in capsys.readouterr().err
+
+
+def test_dice_kind_out_compares_networks_without_and_with_a_kind(tmp_path, capsys):
+    # networks identical to the shipped float32 ones stand in for a training without black dice:
+    # the same boards read by the same networks must give the same figures on both sides
+    (tmp_path / "black").mkdir()
+    shutil.copy(MODELS / "dice_detector_field.onnx", tmp_path / "black" / "dice_detector.onnx")
+    shutil.copy(MODELS / "dice_classifier.onnx", tmp_path / "black" / "dice_classifier.onnx")
+    (tmp_path / "not-a-kind").mkdir()
+    out = tmp_path / "kinds.json"
+    assert main(["--dice-kind-out", str(tmp_path), "--rendered", "3", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    rows = [line.split() for line in text.splitlines() if line.strip().startswith("black")]
+    assert len(rows) == 1 and "not-a-kind" not in text
+    res = json.loads(out.read_text())["dice_kind_out"]
+    assert list(res) == ["black"]
+    without, with_ = res["black"]["without"], res["black"]["with"]
+    assert without["boards"] == 3 and without["rolls"] == with_["rolls"] and without["found"] == with_["found"]
+    assert without["dice"] == 6
+
+
+def test_dice_kind_out_without_a_kind_folder_or_with_a_broken_network_is_one_line(tmp_path, capsys):
+    assert main(["--dice-kind-out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no folder named after a kind of dice" in err[0]
+    (tmp_path / "gold").mkdir()
+    (tmp_path / "gold" / "dice_classifier.onnx").write_bytes(b"not a network")
+    assert main(["--dice-kind-out", str(tmp_path), "--rendered", "1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "dice_classifier.onnx is not a readable ONNX network" in err[0]

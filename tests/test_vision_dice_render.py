@@ -105,3 +105,23 @@ def test_a_translucent_die_shows_its_hidden_pips_faintly_and_its_own_in_full(val
     for fx, fy in PIPS[value]:
         assert redness(ghosted, fx, fy) > 0.9 * (200 - 40)
     assert np.array_equal(die_face_texture(value, dataclasses.replace(smoky, ghost=0.0), side), plain)
+
+
+def test_rolls_and_touching_pairs_draw_only_the_kinds_of_dice_asked_for():
+    # leave-one-dice-kind-out draws training boards without one kind and test boards of it alone
+    pytest.importorskip("vision.render_board")
+    from vision.render_roll import render_roll_on_board
+    from vision.render_touching import render_touching
+
+    black = next(s for s in DIE_STYLES if s.name == "black")
+    rest = tuple(s for s in DIE_STYLES if s.name != "black")
+    rng = np.random.default_rng(3)
+    assert {d.style for _ in range(4) for d in render_roll_on_board(rng, dice_styles=(black,)).dice} == {"black"}
+    assert "black" not in {d.style for _ in range(12) for d in render_roll_on_board(rng, dice_styles=rest).dice}
+    pair = None
+    while pair is None:
+        try:
+            pair = render_touching(rng, dice_styles=(black,))
+        except RenderError:
+            continue
+    assert {d.style for d in pair.truth_touching + pair.truth_apart} == {"black"}

@@ -22,7 +22,8 @@ __all__ = ["synthetic_training_images"]
 
 def synthetic_training_images(n: int, rng: np.random.Generator, backgrounds: Sequence[np.ndarray] = (),
                               cube_prob: float = 0.5, marbled: float = 0.0,
-                              translucent: float = 0.0, distractors: float = 0.0) -> list[tuple[np.ndarray, Any]]:
+                              translucent: float = 0.0, distractors: float = 0.0,
+                              dice_styles: Sequence[DieStyle] = DIE_STYLES) -> list[tuple[np.ndarray, Any]]:
     """``n`` synthetic photos of scattered dice (flat and tilted, every style) and sometimes a cube,
     on random table backgrounds or copies of ``backgrounds``; returns ``[(image, LabelledImage)]``
     (:class:`vision.dice_data.LabelledImage`, dataset ``"synthetic"``). 30% of the dice get
@@ -33,7 +34,8 @@ def synthetic_training_images(n: int, rng: np.random.Generator, backgrounds: Seq
     text, checkers with icons, scales, symbols, a clock's digits:
     :func:`vision.render_distractors.draw_distractors`,
     drawn first, the dice kept off them; ``LabelledImage.distractor_boxes``);
-    0, 0 and 0 draw exactly what the shipped detector was trained on. Raises ValueError for a
+    0, 0 and 0 draw exactly what the shipped detector was trained on. The other 70% are of
+    ``dice_styles``. Raises ValueError for a
     share outside 0..1."""
     for share in (marbled, translucent, distractors):
         if not 0.0 <= share <= 1.0:
@@ -84,7 +86,7 @@ def synthetic_training_images(n: int, rng: np.random.Generator, backgrounds: Seq
             spot = free_spot(s)
             if spot is None:
                 break
-            style = DIE_STYLES[int(rng.integers(len(DIE_STYLES)))]
+            style = dice_styles[int(rng.integers(len(dice_styles)))]
             if rng.random() < 0.3:
                 style = DieStyle("random", tuple(int(v) for v in rng.integers(0, 256, 3)),
                                  tuple(int(v) for v in rng.integers(0, 256, 3)),

@@ -61,7 +61,10 @@ class DiceSettings:
     for the shipped model, 48 for ``--cls-arch strided``); ``field_detector``: file name (in the
     models folder) of the detector used instead of ``dice_detector.onnx`` when the die size is
     known (a registered board), shrunk with :func:`vision.dice_pyramid.resize` (an integer area step then bilinear, as
-    in its training), at ``field_die_input_px`` (the two go together): the shipped ``dice_detector_field.onnx`` is trained on 900 rendered boards
+    in its training), at ``field_die_input_px`` (the two go together): the shipped
+    ``dice_detector_field.int8.onnx`` is ``dice_detector_field.onnx`` quantized to 8-bit integers
+    (:mod:`vision.training.quantize_detector`; half the time on one core, the same readings on
+    validation boards), which is trained on 900 rendered boards
     with dice of 0.28..0.85 of a checker's diameter and the fold-1 photos, dice of 6..20 pixels at
     its input, and runs where a tournament die (1/30 of the field's width) is 10 pixels, 0.7x the
     area of the main detector's 12 (vision/models/README.md; ``benchmarks/dice_sizes.py``); None:
@@ -151,7 +154,7 @@ class DiceSettings:
     nested: float = 2.5
     turn_cubes: bool = False
     value_patch: int = VALUE_PATCH
-    field_detector: Optional[str] = "dice_detector_field.onnx"
+    field_detector: Optional[str] = "dice_detector_field.int8.onnx"
     max_candidates: int = 96
     max_dice: int = 64
     recentre_ones: float = 0.2

@@ -17,6 +17,9 @@ reads with their copies trained without fold 0 (``vision/models/heldout/``), the
 ``--rendered N`` also scores cocked-dice detection on N rendered boards (:mod:`vision.render_dice`),
 and the flat rolls read exactly per board style and per kind of dice (dice of every size:
 ``benchmarks/dice_sizes.py``).
+``--dice-kind-out ROOT`` reads rendered boards of each kind of dice with networks trained without
+that kind (``ROOT/KIND``) and with it (:mod:`vision.evaluate_dice_kinds`; ``--rendered N`` boards
+per kind, default 100).
 ``--label-corrections benchmarks/dice_label_corrections.json`` scores against the labels with the
 mistakes seen in the photos corrected (:mod:`vision.label_corrections`; default: as labelled).
 """
@@ -258,6 +261,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="score at most N photos per dataset (spread out)")
     ap.add_argument("--boards", action="store_true", help="also score the labelled real board photos")
     ap.add_argument("--rendered", type=int, default=0, help="also score cocked dice on N rendered boards")
+    ap.add_argument("--dice-kind-out", type=pathlib.Path, default=None, metavar="ROOT",
+                    help="leave-one-dice-kind-out: ROOT/KIND holds networks trained without that kind of dice "
+                         "(train_dice --without-dice-kind KIND); reads rendered boards of each kind")
     ap.add_argument("--errors", type=int, default=10, help="list this many errors per dataset")
     ap.add_argument("--json", type=pathlib.Path, default=None, help="write the figures here")
     ap.add_argument("--field-detector", default=None, metavar="FILE",
@@ -283,6 +289,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     from vision.dice import DiceReader
 
     cv2.setNumThreads(1)
+    if args.dice_kind_out is not None:
+        from vision.evaluate_dice_kinds import evaluate_dice_kinds, print_dice_kinds
+
+        try:
+            kinds = evaluate_dice_kinds(args.dice_kind_out, args.rendered or 100)
+        except (FileNotFoundError, ValueError) as e:
+            print(f"evaluate_dice: error: {e}", file=sys.stderr)
+            return 2
+        print_dice_kinds(kinds)
+        if args.json:
+            args.json.parent.mkdir(parents=True, exist_ok=True)
+            args.json.write_text(json.dumps({"dice_kind_out": kinds}, indent=1))
+        return 0
     root = args.data or default_dice_root()
     if not root.is_dir():
         print(f"evaluate_dice: error: no dice data at {root}", file=sys.stderr)

@@ -14,7 +14,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from vision.render_dice import (CUBE_STYLES, CUBE_VALUES, DIE_STYLES, CubeLook, RenderedCube, RenderedDie,
+from vision.render_dice import (CUBE_STYLES, CUBE_VALUES, DIE_STYLES, CubeLook, DieStyle, RenderedCube, RenderedDie,
                                RenderError, draw_cube, draw_die)
 
 __all__ = ["RenderedRoll", "COCKED_KINDS", "LEAN_KINDS", "BoardScene", "random_board_scene",
@@ -195,14 +195,16 @@ def render_roll_on_board(rng: np.random.Generator, *, cocked_prob: float = 0.5,
                          kinds: Sequence[str] = COCKED_KINDS, on_checker_prob: float = 0.15,
                          tilt_range: tuple[float, float] = (8.0, 45.0),
                          cube_prob: float = 0.7, leans: Sequence[str] = LEAN_KINDS,
-                         die_to_checker: Optional[tuple[float, float]] = None) -> RenderedRoll:
+                         die_to_checker: Optional[tuple[float, float]] = None,
+                         dice_styles: Sequence[DieStyle] = DIE_STYLES) -> RenderedRoll:
     """A random board (:func:`random_board_scene`) with a two-dice roll of the roller: with
     probability ``cocked_prob`` one die is cocked for a reason drawn from ``kinds``; a
     ``"tilted"`` die is tilted by ``tilt_range`` degrees and held up as one of ``leans``
     (:data:`LEAN_KINDS`: leaning on a checker or the rail, balanced on an edge, or free); a flat
     die rests on a checker with probability ``on_checker_prob``; a cube (half of them with a random
     :class:`CubeLook`) lies centred or on a player's side. ``die_to_checker``: the dice's size
-    range (:func:`random_board_scene`)."""
+    range (:func:`random_board_scene`); ``dice_styles``: the kinds of dice the roll's style is
+    drawn from (one kind left out of training, or the only kind of an evaluation)."""
     scene = random_board_scene(rng, die_to_checker)
     image, field, checkers = scene.image, scene.field, scene.checkers
     h, w = image.shape[:2]
@@ -256,7 +258,7 @@ def render_roll_on_board(rng: np.random.Generator, *, cocked_prob: float = 0.5,
 
     cocked_index = int(rng.integers(2)) if rng.random() < cocked_prob else -1
     truth = []
-    style = DIE_STYLES[int(rng.integers(len(DIE_STYLES)))]
+    style = dice_styles[int(rng.integers(len(dice_styles)))]
     for i in range(2):
         kind = str(rng.choice(list(kinds))) if i == cocked_index else "flat"
         if kind == "flat" and rng.random() < on_checker_prob and any(

@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from vision.render_dice import DIE_STYLES, RenderedDie, RenderError, draw_die
+from vision.render_dice import DIE_STYLES, DieStyle, RenderedDie, RenderError, draw_die
 from vision.render_roll import random_board_scene
 
 __all__ = ["TouchingScene", "PLACES", "footprint", "footprint_gap", "touching_offset", "render_touching",
@@ -116,9 +116,10 @@ def touching_offset(size: float, yaw_a: float, yaw_b: float, direction_deg: floa
 
 
 def render_touching(rng: np.random.Generator, *, gap_range: tuple[float, float] = (0.0, 2.0),
-                    size_range: tuple[float, float] = (0.3, 0.8), places: Sequence[str] = PLACES) -> TouchingScene:
+                    size_range: tuple[float, float] = (0.3, 0.8), places: Sequence[str] = PLACES,
+                    dice_styles: Sequence[DieStyle] = DIE_STYLES) -> TouchingScene:
     """A random board (:func:`vision.render_roll.random_board_scene`) with two flat dice of one
-    style, each at its own random yaw and value, footprints ``gap_range`` pixels apart, sides
+    style (drawn from ``dice_styles``), each at its own random yaw and value, footprints ``gap_range`` pixels apart, sides
     ``size_ratio`` (drawn from ``size_range``) times a checker's diameter, lying as one of
     ``places``; the same dice drawn apart and the first alone on copies of the board.
     Raises :class:`vision.render_dice.RenderError` when no spot for the pair is found on the board
@@ -130,7 +131,7 @@ def render_touching(rng: np.random.Generator, *, gap_range: tuple[float, float] 
     checker_d = 2 * scene.checkers[0][2] if scene.checkers else 2 * scene.die_px
     ratio = float(rng.uniform(*size_range))
     size = ratio * checker_d
-    style = DIE_STYLES[int(rng.integers(len(DIE_STYLES)))]
+    style = dice_styles[int(rng.integers(len(dice_styles)))]
     place = str(rng.choice(list(places)))
     if place == "checker" and not scene.checkers:
         place = "field"

@@ -20,7 +20,7 @@ import dataclasses
 import math
 import pathlib
 import time
-from typing import Optional
+from typing import Optional, Sequence
 
 import cv2
 import numpy as np
@@ -30,6 +30,7 @@ from torch import nn
 from vision.dice_data import LabelledImage, default_dice_root, iter_datasets, with_die_boxes
 from vision.dice_patches import (CUBE_CONTEXT, DETECT_DIE_PX, PATCH, STRIDE, VALUE_PATCH, crop_patch, detector_blob,
                                  patches_blob)
+from vision.render_dice import DIE_STYLES, DieStyle
 from vision.training.nets import DiceClassifier, DiceDetector, FastDiceDetector, StridedDiceClassifier
 
 #: Classifier classes: 0..5 the pip values 1..6, 6 "not a die", 7 a doubling cube.
@@ -311,15 +312,17 @@ def mine_hard_negatives(items, detector: pathlib.Path, log, radius: float = 0.5,
     return out, matched
 
 
-def board_items(n: int, rng, die_to_checker: Optional[tuple[float, float]] = None) -> list:
+def board_items(n: int, rng, die_to_checker: Optional[tuple[float, float]] = None,
+                dice_styles: Sequence[DieStyle] = DIE_STYLES) -> list:
     """``n`` rendered boards with a roll and maybe a cube (:func:`vision.render_roll.render_roll_on_board`;
     ``die_to_checker``: the dice's side over a checker's diameter, low and high; None: tournament
-    dice) as [(image, LabelledImage)] (dataset ``"rendered-board"``)."""
+    dice; ``dice_styles``: the kinds of dice drawn) as [(image, LabelledImage)] (dataset
+    ``"rendered-board"``)."""
     from vision.render_roll import render_roll_on_board
 
     out = []
     for k in range(n):
-        roll = render_roll_on_board(rng, cocked_prob=0.3, die_to_checker=die_to_checker)
+        roll = render_roll_on_board(rng, cocked_prob=0.3, die_to_checker=die_to_checker, dice_styles=dice_styles)
         b = np.array([[d.center[0] - d.size / 2, d.center[1] - d.size / 2, d.center[0] + d.size / 2,
                        d.center[1] + d.size / 2] for d in roll.dice])
         v = np.array([d.value for d in roll.dice], np.int64)
@@ -333,8 +336,8 @@ def board_items(n: int, rng, die_to_checker: Optional[tuple[float, float]] = Non
     return out
 
 
-def touching_items(n: int, rng) -> list:
-    """``n`` rendered boards each with two dice lying against each other
+def touching_items(n: int, rng, dice_styles: Sequence[DieStyle] = DIE_STYLES) -> list:
+    """``n`` rendered boards each with two dice of ``dice_styles`` lying against each other
     (:func:`vision.render_touching.render_touching`: footprints 0-2 pixels apart, 0.3-0.8 of a
     checker's diameter) as [(image, LabelledImage)] (dataset ``"rendered-touching"``)."""
     from vision.render_dice import RenderError
@@ -343,7 +346,7 @@ def touching_items(n: int, rng) -> list:
     out = []
     while len(out) < n:
         try:
-            scene = render_touching(rng)
+            scene = render_touching(rng, dice_styles=dice_styles)
         except RenderError:
             continue
         b = np.array([[d.center[0] - d.size / 2, d.center[1] - d.size / 2, d.center[0] + d.size / 2,
@@ -594,6 +597,9 @@ def main() -> None:
                          "(default: tournament dice, 0.38..0.54)")
     ap.add_argument("--touching", type=int, default=0,
                     help="rendered boards with two dice lying against each other to add")
+    ap.add_argument("--without-dice-kind", choices=[s.name for s in DIE_STYLES], default=None,
+                    help="leave this kind of dice (vision.render_dice.DIE_STYLES) out of the synthetic photos, "
+                         "the rendered boards and the touching boards (leave-one-dice-kind-out)")
     ap.add_argument("--tilt-boards", type=int, default=0, help="rendered boards for the tilt network's pool")
     ap.add_argument("--det-width", type=int, default=10, help="detector width (channels of its first layer)")
     ap.add_argument("--det-arch", choices=["plain", "fast"], default="plain", help="detector network")
@@ -658,6 +664,7 @@ def main() -> None:
         from vision.label_corrections import load_label_corrections
 
         corrections = load_label_corrections(args.label_corrections)
+    styles = tuple(s for s in DIE_STYLES if s.name != args.without_dice_kind)
     items = []
     for name, data in iter_datasets(args.data):
         if name == args.holdout_dataset:
@@ -679,13 +686,15 @@ def main() -> None:
     if args.synthetic:
         from vision.dice_photos import synthetic_training_images
         items += synthetic_training_images(args.synthetic, rng, backgrounds=[], marbled=args.marbled,
-                                           translucent=args.translucent, distractors=args.distractors)
+                                           translucent=args.translucent, distractors=args.distractors,
+                                           dice_styles=styles)
         # plain table backgrounds only: pasting onto the real photos could cover labelled dice
     if args.boards:
-        items += board_items(args.boards, rng, tuple(args.board_dice) if args.board_dice else None)
+        items += board_items(args.boards, rng, tuple(args.board_dice) if args.board_dice else None, styles)
     if args.touching:
-        items += touching_items(args.touching, rng)
-    log(f"training on {len(items)} images (fold held out: {args.fold}, dataset held out: {args.holdout_dataset})")
+        items += touching_items(args.touching, rng, styles)
+    log(f"training on {len(items)} images (fold held out: {args.fold}, dataset held out: {args.holdout_dataset}, "
+        f"dice kind held out: {args.without_dice_kind})")
     if args.only in (None, "cls"):
         hard, matched = (mine_hard_negatives(items, args.hard_negatives, log, args.hard_radius,
                                              args.mine_finest, tuple(args.mine_pyramid))
