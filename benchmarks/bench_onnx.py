@@ -22,6 +22,7 @@ sys.path.insert(0, str(ROOT))
 #: (network file, input shape of one pass as the readers use it)
 CASES = [
     ("point_counter.onnx", (26, 3, 120, 28)),
+    ("dice_detector_field.int8.onnx", (1, 3, 264, 400)),
     ("dice_detector_field.onnx", (1, 3, 264, 400)),
     ("dice_detector.onnx", (1, 3, 360, 640)),
     ("dice_classifier.onnx", (6, 3, 32, 32)),
@@ -52,7 +53,7 @@ def main() -> int:
     args = ap.parse_args()
     cv2.setNumThreads(1)
     rng = np.random.default_rng(0)
-    print(f"{'network':28s} {'input':18s} {'onnxruntime':>12s} {'OpenCV DNN':>11s} {'ratio':>6s} {'max diff':>9s}")
+    print(f"{'network':30s} {'input':18s} {'onnxruntime':>12s} {'OpenCV DNN':>11s} {'ratio':>6s} {'max diff':>9s}")
     for name, shape in CASES:
         path = ROOT / "vision" / "models" / name
         blob = rng.normal(0, 1, shape).astype(np.float32)
@@ -66,7 +67,7 @@ def main() -> int:
         diff = float(np.abs(ort_net.run(blob) - cv_run()).max())
         a = _median_ms(lambda: ort_net.run(blob), args.repeat)
         b = _median_ms(cv_run, args.repeat)
-        print(f"{name:28s} {'x'.join(map(str, shape)):18s} {a:9.2f} ms {b:8.2f} ms {a / b:6.2f} {diff:9.1e}")
+        print(f"{name:30s} {'x'.join(map(str, shape)):18s} {a:9.2f} ms {b:8.2f} ms {a / b:6.2f} {diff:9.1e}")
     return 0
 
 
