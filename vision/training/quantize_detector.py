@@ -45,22 +45,16 @@ def calibration_blobs(source: pathlib.Path, boards: int, seed: int,
     rendered registered boards read by :meth:`vision.dice.DiceReader.scan` with ``source`` as its
     registered-board detector."""
     from vision.dice import DiceReader
+    from vision.onnx_model import load_onnx
     from vision.render_roll import render_roll_on_board
 
     reader = DiceReader()
-    reader.field_detector = recorder = _Recorder(load(source))
+    reader.field_detector = recorder = _Recorder(load_onnx(source))
     rng = np.random.default_rng(seed)
     for _ in range(boards):
         roll = render_roll_on_board(rng, die_to_checker=die_to_checker)
         reader.scan(roll.image, roll.field)
     return recorder.blobs
-
-
-def load(path: pathlib.Path) -> Any:
-    """:func:`vision.onnx_model.load_onnx` of ``path``."""
-    from vision.onnx_model import load_onnx
-
-    return load_onnx(path)
 
 
 def quantize(source: pathlib.Path, out: pathlib.Path, blobs: list[np.ndarray]) -> None:
