@@ -26,6 +26,7 @@ BANDS = ((0.28, 0.34), (0.36, 0.44), (0.44, 0.52), (0.52, 0.62), (0.62, 0.72), (
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark; returns the exit code (2 for a bad ``--boards`` or a missing model)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--boards", type=int, default=80, help="boards per size band")
     ap.add_argument("--seed", type=int, default=5100, help="first seed (one per band)")
@@ -67,6 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"flat rolls read exactly per {key.replace('_', ' ')}: "
               + ", ".join(f"{name} {e}/{n}" for name, (e, n) in sorted(rows.items())))
     if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(out, indent=1))
     return 0
 
