@@ -1,7 +1,8 @@
 """Train the learned checker reader's point network (torch, training only) and export it to ONNX.
 
     python -m vision.training.train_checkers [--train 120000] [--val 6000] [--epochs 5] [--seed 3]
-        [--threads 2] [--out vision/models/point_counter.onnx] [--cache /tmp/checker_crops]
+        [--threads 2] [--workers N] [--device cpu|cuda] [--out vision/models/point_counter.onnx]
+        [--cache /tmp/checker_crops]
 
 Data: synthetic point crops from :mod:`vision.render_crops` only (no real photo is used, so
 every real board photo stays unseen). The network is chosen on held-back synthetic crops
@@ -25,7 +26,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from vision.learned_checkers import head_path, standardise
+from vision.learned_checkers import head_path
 from vision.render_crops import CLASSES, make_crops
 from vision.training.nets import PointCounter
 
@@ -69,12 +70,24 @@ def expected_calibration_error(probs: np.ndarray, labels: np.ndarray, bins: int 
     return float(ece), table
 
 
+def standardise_tensor(crops: torch.Tensor) -> torch.Tensor:
+    """:func:`vision.learned_checkers.standardise` in torch, on the crops' own device:
+    (N, H, W, 3) uint8 BGR -> (N, 3, H, W) float32, each crop's channels centred on their own
+    mean and divided by their own spread plus 8 grey levels."""
+    z = crops.permute(0, 3, 1, 2).float()
+    z = z - z.mean(dim=(2, 3), keepdim=True)
+    std = torch.sqrt((z * z).mean(dim=(2, 3), keepdim=True))
+    return z / (std + 8.0)
+
+
 def _logits(net: nn.Module, x: np.ndarray, batch: int = 2048) -> np.ndarray:
     net.eval()
+    device = next(net.parameters()).device
     out = []
     with torch.no_grad():
         for i in range(0, len(x), batch):
-            out.append(net(torch.from_numpy(standardise(x[i:i + batch]))).numpy())
+            xb = standardise_tensor(torch.from_numpy(x[i:i + batch]).to(device))
+            out.append(net(xb.contiguous(memory_format=torch.channels_last)).cpu().numpy())
     return np.concatenate(out)
 
 
@@ -96,17 +109,20 @@ def fit_temperature(logits: np.ndarray, labels: np.ndarray) -> float:
 
 
 def train(x: np.ndarray, y: np.ndarray, vx: np.ndarray, vy: np.ndarray, epochs: int, log,
-          checkpoint: Optional[pathlib.Path] = None) -> PointCounter:
-    """Train a :class:`PointCounter`; keeps the weights of the epoch best on the validation crops
-    (exported to ``checkpoint`` after each such epoch, uncalibrated, when given)."""
+          checkpoint: Optional[pathlib.Path] = None, device: str = "cpu") -> PointCounter:
+    """Train a :class:`PointCounter` on ``x`` ((N, 120, 28, 3) uint8 BGR crops) and ``y`` ((N,)
+    int64 classes), batches of 256, on ``device`` (``"cpu"`` or ``"cuda"``: the crops are kept
+    there as uint8 and standardised a batch at a time); keeps the weights of the epoch best on the
+    validation crops (exported to ``checkpoint`` after each such epoch, uncalibrated, when given).
+    Returns the network on the CPU."""
     torch.manual_seed(0)
-    net = PointCounter(CLASSES).to(memory_format=torch.channels_last)
+    net = PointCounter(CLASSES).to(device).to(memory_format=torch.channels_last)
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     steps = epochs * math.ceil(len(x) / 256)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
     loss_fn = nn.CrossEntropyLoss()
-    xs = torch.from_numpy(standardise(x))
-    ys = torch.from_numpy(y)
+    xs = torch.from_numpy(x).to(device)
+    ys = torch.from_numpy(y).to(device)
     best, best_state = -1.0, None
     rng = np.random.default_rng(1)
     for epoch in range(epochs):
@@ -115,8 +131,8 @@ def train(x: np.ndarray, y: np.ndarray, vx: np.ndarray, vy: np.ndarray, epochs: 
         order = rng.permutation(len(x))
         total = 0.0
         for i in range(0, len(order), 256):
-            idx = torch.from_numpy(order[i:i + 256])
-            xb = xs[idx].contiguous(memory_format=torch.channels_last)
+            idx = torch.from_numpy(order[i:i + 256]).to(device)
+            xb = standardise_tensor(xs[idx]).contiguous(memory_format=torch.channels_last)
             if rng.random() < 0.5:
                 xb = torch.flip(xb, dims=[3])
             loss = loss_fn(net(xb), ys[idx])
@@ -129,9 +145,10 @@ def train(x: np.ndarray, y: np.ndarray, vx: np.ndarray, vy: np.ndarray, epochs: 
         log(f"epoch {epoch + 1}/{epochs}: loss {total / len(x):.4f}, validation accuracy {acc:.4f} ({time.time() - t0:.0f} s)")
         if acc > best:
             best = acc
-            best_state = {k: v.clone() for k, v in net.state_dict().items()}
+            best_state = {k: v.detach().cpu().clone() for k, v in net.state_dict().items()}
             if checkpoint is not None:
-                export(copy.deepcopy(net), 1.0, checkpoint)
+                export(copy.deepcopy(net).cpu(), 1.0, checkpoint)
+    net = net.cpu()
     if best_state is not None:
         net.load_state_dict(best_state)
     return net
@@ -161,7 +178,9 @@ def main() -> None:
     ap.add_argument("--train", type=int, default=120000)
     ap.add_argument("--val", type=int, default=6000)
     ap.add_argument("--epochs", type=int, default=5)
-    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=2, help="torch threads (and crop workers unless --workers)")
+    ap.add_argument("--workers", type=int, help="processes that render the crops (default: --threads)")
+    ap.add_argument("--device", default="cpu", help="torch device to train on: cpu or cuda")
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--out", type=pathlib.Path, default=ROOT / "vision" / "models" / "point_counter.onnx")
     ap.add_argument("--checkpoint", type=pathlib.Path, help="export the best network so far here after each epoch")
@@ -174,11 +193,12 @@ def main() -> None:
         print(msg, flush=True)
 
     t0 = time.time()
-    x, y = crops(args.train, args.seed, args.threads, args.cache)
-    vx, vy = crops(args.val, args.seed + 1000, args.threads, args.cache)
+    workers = args.workers or args.threads
+    x, y = crops(args.train, args.seed, workers, args.cache)
+    vx, vy = crops(args.val, args.seed + 1000, workers, args.cache)
     log(f"{len(x)} training and {len(vx)} validation crops in {time.time() - t0:.0f} s; "
         f"counts {np.bincount(y, minlength=CLASSES).tolist()}")
-    net = train(x, y, vx, vy, args.epochs, log, args.checkpoint)
+    net = train(x, y, vx, vy, args.epochs, log, args.checkpoint, args.device)
     logits = _logits(net, vx)
     before, _ = expected_calibration_error(_softmax(logits), vy)
     t = fit_temperature(logits, vy)
