@@ -152,13 +152,15 @@ def _label_pairs(label):
 
 
 def test_real_photos_with_labelled_corners(shared_data):
-    """The real photos: per-point accuracy over all readable points, and the boards read
-    exactly right stay right (regression guard; the figures are in benchmarks/RESULTS.md)."""
+    """The real photos: per-point accuracy over all readable points, the boards without a hand
+    read exactly right, and at most one point misread without being flagged unreadable (a hand
+    over a stack may make a point unreadable; a silent wrong count is the costly error). The
+    figures are in benchmarks/RESULTS.md."""
     from vision.evaluate import score
     from vision.reader import load_image
 
     folder = shared_data / "boards"
-    right = total = 0
+    right = total = silent = 0
     boards_ok = set()
     for path in sorted((folder / "labels").glob("*.json")):
         label = json.loads(path.read_text())
@@ -169,10 +171,12 @@ def test_real_photos_with_labelled_corners(shared_data):
         s = score(obs, truth)
         right += s["point_ok"]
         total += s["points"]
+        silent += s["silent_misses"]
         if s["board_ok"]:
             boards_ok.add(path.stem)
     assert right / total >= 0.98, f"{right}/{total}"
-    assert {"frame0", "test1", "test4", "hough_test5"} <= boards_ok
+    assert silent <= 1, silent
+    assert {"frame0", "test1", "test2", "test4", "test8", "test10"} <= boards_ok
 
 
 def test_settings_round_trip():

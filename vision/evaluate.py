@@ -83,7 +83,9 @@ def label_truth(label: dict[str, Any]) -> dict[str, Any]:
 def score(obs_dict: dict[str, Any], truth: dict[str, Any]) -> dict[str, Any]:
     """Compare a reading (``Observation.to_dict()``) with the truth from :func:`label_truth`
     (or a renderer's truth turned into the same shape). Unreadable-labelled points are
-    not scored. Returns counts of right points, the misreads and the whole-board verdict."""
+    not scored. Returns counts of right points, the misreads (``misses``; ``silent_misses``: those
+    the reading did not also flag unreadable, the silent wrong answers) and the whole-board
+    verdict."""
     scored = [p for p in range(1, 25) if p not in truth["occluded"]]
     count_ok = colour_ok = 0
     misses = []
@@ -101,6 +103,7 @@ def score(obs_dict: dict[str, Any], truth: dict[str, Any]) -> dict[str, Any]:
     return {
         "points": len(scored), "count_ok": count_ok, "point_ok": colour_ok, "bar_ok": bar_ok,
         "board_ok": colour_ok == len(scored) and bar_ok, "misses": misses,
+        "silent_misses": sum(m["point"] not in unreadable for m in misses),
         "occluded_found": len(unreadable & truth["occluded"]), "occluded_labelled": len(truth["occluded"]),
         "unreadable_extra": len(unreadable - truth["occluded"]),
     }
@@ -115,6 +118,7 @@ def _summary(rows: list[dict[str, Any]], title: str) -> str:
              f"({100.0 * sum(r['point_ok'] for r in rows) / max(pts, 1):.1f}%)",
              f"  point counts right:                 {sum(r['count_ok'] for r in rows)}/{pts} "
              f"({100.0 * sum(r['count_ok'] for r in rows) / max(pts, 1):.1f}%)",
+             f"  points misread and not flagged:     {sum(r['silent_misses'] for r in rows)}",
              f"  bar right:                          {sum(r['bar_ok'] for r in rows)}/{n}",
              f"  occluded points found:              {sum(r['occluded_found'] for r in rows)}/"
              f"{sum(r['occluded_labelled'] for r in rows)} (extra unreadable: {sum(r['unreadable_extra'] for r in rows)})"]
@@ -182,7 +186,7 @@ def evaluate_photos(data: pathlib.Path, mode: str, pictures: Optional[pathlib.Pa
             result = reader.read_full(image)
         except RegistrationError as exc:
             rows.append({"image": path.stem, "error": str(exc), "points": 24 - len(truth["occluded"]),
-                         "count_ok": 0, "point_ok": 0, "bar_ok": False, "board_ok": False, "misses": [],
+                         "count_ok": 0, "point_ok": 0, "bar_ok": False, "board_ok": False, "misses": [], "silent_misses": 0,
                          "occluded_found": 0, "occluded_labelled": len(truth["occluded"]), "unreadable_extra": 0,
                          "timings": {}, "corner_error_px": None})
             continue
