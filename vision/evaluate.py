@@ -363,7 +363,8 @@ def evaluate_board_out(style_name: str, n: int, seed: int, model: Any,
 def leave_one_board_out(data: pathlib.Path, n: int, seed: int, model: Any) -> int:
     """``--leave-one-board-out``: every board read by a network that never saw it, per board
     and overall: the real photos (each its own board), then each rendered style, before and
-    after calibration on that style's opening position. Prints the tables; returns 0."""
+    after calibration on that style's opening position; "misread unflagged" counts the points
+    read wrong that the reading did not flag unreadable. Prints the tables; returns 0."""
     from vision.render_board import LOW_CONTRAST_STYLES, STYLES
 
     def line(name: str, rows: list[dict[str, Any]]) -> str:
@@ -371,7 +372,8 @@ def leave_one_board_out(data: pathlib.Path, n: int, seed: int, model: Any) -> in
         ok = sum(r["point_ok"] for r in rows)
         return (f"  {name:22s} points {ok:4d}/{pts:4d} ({100.0 * ok / max(pts, 1):5.1f}%)  "
                 f"boards {sum(r['board_ok'] for r in rows):3d}/{len(rows):3d}  "
-                f"bar {sum(r['bar_ok'] for r in rows):3d}/{len(rows):3d}")
+                f"bar {sum(r['bar_ok'] for r in rows):3d}/{len(rows):3d}  "
+                f"misread unflagged {sum(r['silent_misses'] for r in rows):2d}")
 
     print("The point network is trained on synthetic crops only (vision/render_crops.py): no real photo and no")
     print("rendered board style below was seen in training; settings were chosen on held-back synthetic crops.")
