@@ -10,7 +10,9 @@ same-run baseline), the first die alone (one die must stay one) and the board wi
 die may appear). Printed per reader setting:
 frames read exactly right (every die, with its value) and frames with the right number of dice,
 per place and per size band; the reader without the touching rule (``touching=None``) and with
-each ``--threshold`` (default: the shipped :class:`vision.dice_settings.DiceSettings` value).
+each ``--threshold`` (default: the shipped :class:`vision.dice_settings.DiceSettings` value); with
+``--learn-size`` also the shipped setting with the dice's size learned from each scene's ``apart``
+frame (:mod:`vision.dice_size`; the apart figures of that row are then read on the frame it learned from).
 Also the median time of a registered 1280x720 frame with the touching pair, the pair apart and no
 dice (``--timing`` boards of the next seed), with and without the rule.
 """
@@ -47,6 +49,32 @@ def plugin_reader(threshold: Optional[float], models: Optional[pathlib.Path] = N
     return read
 
 
+def learned_size_reader(threshold: Optional[float], models: Optional[pathlib.Path] = None):
+    """``(read, calibrate)``: :func:`plugin_reader`'s read, its plug-in's ``die_scale`` learned by
+    ``calibrate(scene)`` from the scene's ``apart`` frame as ``companion calibrate --learn-dice``
+    learns it (:func:`vision.dice_size.learn_die_scale`; ``None`` when no die is seen there)."""
+    from vision.dice import DiceReader
+    from vision.dice_plugin import DicePlugin
+    from vision.dice_size import DiceSizeError, learn_die_scale
+
+    plugin = DicePlugin()
+    if models is not None:
+        plugin.reader = DiceReader(models)
+    plugin.reader.settings = dataclasses.replace(plugin.reader.settings, touching=threshold)
+
+    def read(image: np.ndarray, field: Any) -> list:
+        plugin.new_frame()
+        return plugin.dice(image, field)
+
+    def calibrate(scene: Any) -> None:
+        try:
+            plugin.die_scale = learn_die_scale(scene.apart, scene.field, plugin.reader)
+        except DiceSizeError:
+            plugin.die_scale = None
+
+    return read, calibrate
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     import cv2
 
@@ -60,6 +88,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="touching thresholds to compare (default: the shipped one)")
     ap.add_argument("--timing", type=int, default=20, help="frames timed per setting (default 20)")
     ap.add_argument("--models", type=pathlib.Path, default=None, help="the dice reader's models folder")
+    ap.add_argument("--learn-size", action="store_true",
+                    help="also read with the dice's size learned from each scene's apart frame (the shipped threshold)")
     args = ap.parse_args(argv)
     if args.boards < 1 or any(not 0 < t <= 1 for t in args.threshold or []):
         print("error: --boards must be at least 1 and thresholds in (0, 1]", file=sys.stderr)
@@ -68,14 +98,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     thresholds = args.threshold or [DiceSettings().touching]
     reads = {"rule off": plugin_reader(None, args.models),
              **{f"touching {t:g}": plugin_reader(t, args.models) for t in thresholds}}
+    calibrations = {}
+    if args.learn_size:
+        name = f"touching {DiceSettings().touching:g}, size learned"
+        reads[name], calibrations[name] = learned_size_reader(DiceSettings().touching, args.models)
     print(f"seed {args.seed}")
-    for name, res in evaluate_touching(args.boards, reads, seed=args.seed).items():
+    for name, res in evaluate_touching(args.boards, reads, seed=args.seed, calibrations=calibrations).items():
         print(format_touching(name, res))
     if args.timing:
         rng = np.random.default_rng(args.seed + 1)
         scenes = [render_touching(rng) for _ in range(args.timing)]
         times: dict[tuple[str, str], list[float]] = {}
         for sc in scenes:
+            for calibrate in calibrations.values():
+                calibrate(sc)
             for kind in ("touching", "apart", "empty"):
                 for name, read in reads.items():  # interleaved: the same load on every setting
                     t = time.perf_counter()

@@ -159,7 +159,7 @@ def test_calibrate_learns_the_sets_and_read_uses_them(repo_root, tmp_path):
     from vision.registration import image_order_corners
 
     # calibration frame: each player's dice on his own side (red at the bottom, white at the top)
-    image, field, _ = _scene_with_sets(12, bottom_at=[(0.3, 0.58), (0.7, 0.6)], top_at=[(0.3, 0.42), (0.7, 0.4)])
+    image, field, placed = _scene_with_sets(12, bottom_at=[(0.3, 0.58), (0.7, 0.6)], top_at=[(0.3, 0.42), (0.7, 0.4)])
     frame = tmp_path / "frame.png"
     cv2.imwrite(str(frame), image)
     corners = ",".join(f"{v:.2f}" for v in np.asarray(image_order_corners(field.corners, "bottom-right")).ravel())
@@ -167,7 +167,12 @@ def test_calibrate_learns_the_sets_and_read_uses_them(repo_root, tmp_path):
     res = _run(repo_root, "calibrate", frame, f"--corners={corners}", "--learn", "none", "--learn-dice",
                "--name", "sets", "--out", prof)
     assert res.returncode == 0, res.stderr
-    sets = json.loads(prof.read_text())["dice_sets"]
+    learned = json.loads(prof.read_text())
+    sets = learned["dice_sets"]
+    # the dice's size too: their side over the board's die (vision/dice_size.py), within a quarter
+    from vision.dice_size import board_die_px
+
+    assert learned["die_scale"] == pytest.approx(placed[0][2] / board_die_px(field, image.shape), rel=0.25)
     # red dice: high a (Lab 8-bit); white ones: light and neutral
     assert sets["bottom"][1] > sets["top"][1] + 30 and sets["top"][0] > sets["bottom"][0]
 

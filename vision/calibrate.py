@@ -8,7 +8,8 @@ Two ways to learn the two checker colours (never hard-coded):
 * ``reading``: the frame's own reading, confirmed by the user (keeping the profile);
   the two colour clusters found become the profile's colours.
 
-The two players' dice colours (``dice_sets``, :mod:`vision.dice_sets`) are learned on request
+The two players' dice colours (``dice_sets``, :mod:`vision.dice_sets`) and their size
+(``die_scale``, :mod:`vision.dice_size`) are learned on request
 (:func:`learn_dice`) from a frame with each player's dice on his own side of the board.
 """
 
@@ -171,24 +172,28 @@ def save_calibration(profile: Profile, learned: Optional[LearnedBoard], out: str
 
 
 def learn_dice(image_bgr: np.ndarray, profile: Profile) -> Profile:
-    """``profile`` with ``dice_sets`` learned from the frame ``image_bgr`` ((H, W, 3) uint8 BGR, the
-    size of the profile's ``image_size``): the dice read on its registered board
+    """``profile`` with ``dice_sets`` and ``die_scale`` learned from the frame ``image_bgr`` ((H, W, 3)
+    uint8 BGR, the size of the profile's ``image_size``): the dice read on its registered board
     (:class:`vision.dice.DiceReader`) in the bottom half are the bottom player's set, those in
-    the top half the top player's (:func:`vision.dice_sets.learn_dice_sets`). Raises
+    the top half the top player's (:func:`vision.dice_sets.learn_dice_sets`), and their size is
+    measured (:func:`vision.dice_size.learn_die_scale`). Raises
     :class:`CalibrationError` when the profile has no corners, the dice models are missing, a half
     holds no die or the two sets' colours are alike."""
     from vision.dice import DiceReader
     from vision.dice_sets import DiceSetsError, learn_dice_sets
+    from vision.dice_size import DiceSizeError, learn_die_scale
 
     h, w = image_bgr.shape[:2]
     field = profile.field((w, h))
     if field is None:
         raise CalibrationError("learning the dice sets needs the board's corners in the profile")
     try:
-        dice = DiceReader().read(image_bgr, field)
+        reader = DiceReader()
+        dice = reader.read(image_bgr, field)
         sets = learn_dice_sets(image_bgr, dice, field)
+        scale = learn_die_scale(image_bgr, field, reader)
     except FileNotFoundError as exc:
         raise CalibrationError(f"cannot read dice: {exc}") from None
-    except DiceSetsError as exc:
+    except (DiceSetsError, DiceSizeError) as exc:
         raise CalibrationError(str(exc)) from None
-    return dataclasses.replace(profile, dice_sets=sets)
+    return dataclasses.replace(profile, dice_sets=sets, die_scale=scale)

@@ -74,8 +74,9 @@ def register(subparsers: Any) -> None:
     c.add_argument("--empty", metavar="IMAGE",
                    help="with --learn opening: also a photo of the same board, empty, from the same camera")
     c.add_argument("--learn-dice", action="store_true",
-                   help="also learn whose dice are whose by colour (dice_sets) from this frame: each player's dice "
-                        "on his own side of the board, the bottom player's in the bottom half")
+                   help="also learn whose dice are whose by colour (dice_sets) and the dice's size (die_scale) from "
+                        "this frame: each player's dice flat on his own side of the board, the bottom player's in the "
+                        "bottom half")
     c.add_argument("--web", action="store_true",
                    help="calibrate on a page in the browser instead: drag the field's corners over the picture, "
                         "learn this board from the opening position, check the reading drawn over it, save; "
@@ -145,7 +146,8 @@ def cmd_read(args: argparse.Namespace) -> int:
     try:  # dice and cube, where the dice reader and its models are installed
         from vision.dice_plugin import DicePlugin
 
-        plugin = DicePlugin(dice_sets=profile.dice_sets if profile else None, roller=args.roller)
+        plugin = DicePlugin(dice_sets=profile.dice_sets if profile else None, roller=args.roller,
+                            die_scale=profile.die_scale if profile else None)
         reader.dice_reader, reader.cube_reader = plugin.dice, plugin.cube
     except (ImportError, FileNotFoundError, OSError):
         pass
@@ -357,5 +359,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     if profile.dice_sets is not None:
         sets = profile.dice_sets.to_dict()
         print(f"dice sets (Lab): bottom {sets['bottom']}, top {sets['top']}")
+    if profile.die_scale is not None:
+        print(f"dice size: {profile.die_scale:.2f} x a tournament die on this board"
+              + (" (searched at their own size)" if profile.die_scale < 1 else ""))
     print(f"profile written to {out}", file=sys.stderr)
     return 0

@@ -11,6 +11,8 @@ is kept on the instance) and judges cocked dice with :func:`vision.cocked.judge_
 (``(x, y, radius)`` image pixels, for the on-checker setting) may be updated between frames.
 ``dice_sets`` (:class:`vision.dice_sets.DiceSets`, a board profile's): every die gets the
 ``owner`` whose set its colour is nearer, and the other player's set is not judged as the roll.
+``die_scale`` (a board profile's, :mod:`vision.dice_size`): dice smaller than a tournament die are
+searched at their own size.
 """
 
 from __future__ import annotations
@@ -25,19 +27,21 @@ from vision.cocked import CockedRules, TiltModel, judge_scan
 from vision.cube import CubeReader, cube_from_scan
 from vision.dice import DiceReader, as_bgr
 from vision.dice_sets import DiceSets, with_owners
+from vision.dice_size import search_die_px
 
 
 class DicePlugin:
     """Reads the dice (cocked flags set when a field is given) and the cube of a frame.
 
     ``models``: model folder (default ``vision/models``); ``rules``: :class:`CockedRules`;
-    ``roller``, ``dice_sets``: see module docstring. Raises ``FileNotFoundError`` when the dice models are
+    ``roller``, ``dice_sets``, ``die_scale``: see module docstring. Raises ``FileNotFoundError`` when the dice models are
     missing (the cube and tilt models are optional: without them no cube is read and no die is
     called tilted).
     """
 
     def __init__(self, models: Any = None, rules: CockedRules = CockedRules(),
-                 roller: Optional[str] = None, dice_sets: Optional[DiceSets] = None) -> None:
+                 roller: Optional[str] = None, dice_sets: Optional[DiceSets] = None,
+                 die_scale: Optional[float] = None) -> None:
         self.reader = DiceReader(models)
         try:
             self.cube_reader: Optional[CubeReader] = CubeReader(models)
@@ -50,6 +54,7 @@ class DicePlugin:
         self.rules = rules
         self.roller = roller
         self.dice_sets = dice_sets
+        self.die_scale = die_scale
         self.checkers: Sequence[tuple[float, float, float]] = ()
         self._key: Optional[tuple] = None
         self._scan: Any = None
@@ -71,7 +76,7 @@ class DicePlugin:
         image_bgr = as_bgr(image_bgr)
         key = self._frame_key(image_bgr, field)
         if key != self._key:
-            self._scan = self.reader.scan(image_bgr, field)
+            self._scan = self.reader.scan(image_bgr, field, search_die_px(field, image_bgr.shape, self.die_scale))
             self._key = key
         return self._scan
 

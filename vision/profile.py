@@ -51,6 +51,8 @@ class Profile:
     ``point_head``: the file of the point network's head adapted to this board at calibration
     (:mod:`vision.board_learning`), or ``None`` (the shipped head). In the JSON form it is
     given relative to the profile's folder; :func:`load_profile` makes it absolute.
+    ``die_scale``: the players' dice's side as a multiple of a tournament die on this board
+    (:mod:`vision.dice_size`), or ``None`` (not measured).
     """
 
     name: str = "board"
@@ -66,6 +68,7 @@ class Profile:
     trays: TraySettings = TraySettings()
     dice_sets: Optional[DiceSets] = None
     point_head: Optional[str] = None
+    die_scale: Optional[float] = None
 
     def field(self, image_size: tuple[int, int]) -> Optional[Field]:
         """The registration for frames of ``image_size`` (corners scaled when the
@@ -107,6 +110,7 @@ class Profile:
             **({} if self.trays == TraySettings() else {"trays": self.trays.to_dict()}),
             **({} if self.dice_sets is None else {"dice_sets": self.dice_sets.to_dict()}),
             **({} if self.point_head is None else {"point_head": self.point_head}),
+            **({} if self.die_scale is None else {"die_scale": round(float(self.die_scale), 4)}),
         }
 
     @classmethod
@@ -143,6 +147,7 @@ class Profile:
                 trays=TraySettings.from_dict(data.get("trays") or {}),
                 dice_sets=None if data.get("dice_sets") is None else DiceSets.from_dict(data["dice_sets"]),
                 point_head=None if data.get("point_head") is None else str(data["point_head"]),
+                die_scale=_die_scale(data.get("die_scale")),
             )
         except ProfileError:
             raise
@@ -150,6 +155,18 @@ class Profile:
             raise ProfileError(str(exc)) from None
         except (KeyError, TypeError, ValueError) as exc:
             raise ProfileError(f"bad profile: {exc}") from None
+
+
+def _die_scale(value: Any) -> Optional[float]:
+    """The JSON ``die_scale``: ``None`` or a number within :data:`vision.dice_size.SCALE_RANGE`;
+    raises :class:`ProfileError` otherwise."""
+    from vision.dice_size import SCALE_RANGE
+
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not SCALE_RANGE[0] <= value <= SCALE_RANGE[1]:
+        raise ProfileError(f"die_scale must be a number from {SCALE_RANGE[0]} to {SCALE_RANGE[1]}, got {value!r}")
+    return float(value)
 
 
 def load_profile(path: str | pathlib.Path) -> Profile:

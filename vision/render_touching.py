@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Optional, Sequence
 
 import numpy as np
 
@@ -196,6 +196,7 @@ def _exact(read: Sequence[Any], truth: Sequence[RenderedDie]) -> tuple[bool, boo
 
 
 def evaluate_touching(n: int, reads: Mapping[str, Callable[[np.ndarray, Any], Sequence[Any]]], seed: int = 2600,
+                      calibrations: Optional[Mapping[str, Callable[[TouchingScene], None]]] = None,
                       **kwargs: Any) -> dict[str, dict[str, Any]]:
     """Read ``n`` :func:`render_touching` scenes (``kwargs`` passed on; seeded by ``seed``) with
     each of ``reads`` (name -> ``read(image, field) -> list[DieReading]``) and count, per reader,
@@ -203,7 +204,9 @@ def evaluate_touching(n: int, reads: Mapping[str, Callable[[np.ndarray, Any], Se
     many dice read as drawn and ``exact`` those whose every die is matched with its value (centre
     within half a side); also per place and per size band (side over a checker's diameter:
     0.30-0.45, 0.45-0.65, 0.65-0.80). A board with no room for the pair is drawn again
-    (``redrawn`` counts them). Returns name -> counts (:func:`format_touching` prints them)."""
+    (``redrawn`` counts them). ``calibrations``: name -> a function called with each scene before
+    that reader reads it (a calibration learned on the scene's ``apart`` frame, say). Returns
+    name -> counts (:func:`format_touching` prints them)."""
     rng = np.random.default_rng(seed)
     kinds = ("touching", "apart", "single", "empty")
     out = {name: {"scenes": 0, "redrawn": 0, **{k: {"count": 0, "exact": 0} for k in kinds},
@@ -219,6 +222,8 @@ def evaluate_touching(n: int, reads: Mapping[str, Callable[[np.ndarray, Any], Se
         done += 1
         band = "0.30-0.45" if sc.size_ratio < 0.45 else ("0.45-0.65" if sc.size_ratio < 0.65 else "0.65-0.80")
         for name, read in reads.items():
+            if calibrations and name in calibrations:
+                calibrations[name](sc)
             res = out[name]
             res["scenes"] += 1
             for kind, image, truth in zip(kinds, (sc.touching, sc.apart, sc.single, sc.empty),

@@ -154,6 +154,7 @@ def make_frame_reader(calibration: Any = None, die_on_checker: str = "flat_ok", 
             raise UserError(f"calibration {calibration}: {exc}") from None
         if plugin is not None:
             plugin.dice_sets = profile.dice_sets  # whose dice are whose, by colour
+            plugin.die_scale = profile.die_scale  # small dice searched at their own size
     else:
         reader = BoardReader(**extra)
     fixed_corners = None if corners is None else [[float(x), float(y)] for x, y in corners]

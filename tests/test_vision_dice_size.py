@@ -1,0 +1,137 @@
+"""The dice's size learned at calibration (vision/dice_size.py): measured on rendered boards,
+stored in the profile, and small touching dice read as two when searched at their own size."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import numpy as np
+import pytest
+
+from companion.observation import DieReading
+from vision.dice_size import DiceSizeError, board_die_px, learn_die_scale, search_die_px
+from vision.profile import Profile, ProfileError
+from vision.render_touching import render_touching
+from vision.render_dice import RenderError
+
+
+def _scenes(seed: int, n: int, size_range: tuple[float, float]):
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < n:
+        try:
+            out.append(render_touching(rng, size_range=size_range))
+        except RenderError:
+            continue
+    return out
+
+
+@pytest.fixture(scope="module")
+def reader():
+    from vision.dice import DiceReader
+
+    return DiceReader()
+
+
+def test_learned_scale_follows_the_dice(reader):
+    """Dice of 0.32 and of 0.75 of a checker, shown apart: the learned scale is within 25% of their
+    true side over the board's die, the small ones below a tournament die and the large ones above."""
+    learned = {}
+    for band, sizes in (("small", (0.3, 0.34)), ("large", (0.72, 0.78))):
+        for sc in _scenes(31 if band == "small" else 32, 3, sizes):
+            true = sc.truth_apart[0].size / board_die_px(sc.field, sc.apart.shape)
+            got = learn_die_scale(sc.apart, sc.field, reader)
+            assert got == pytest.approx(true, rel=0.25), (band, got, true)
+            learned.setdefault(band, []).append(got)
+    assert max(learned["small"]) < 1.0 < min(learned["large"])
+
+
+def test_no_die_to_measure_is_an_error(reader):
+    sc = _scenes(33, 1, (0.4, 0.5))[0]
+    with pytest.raises(DiceSizeError, match="show the dice"):
+        learn_die_scale(sc.empty, sc.field, reader)
+
+
+def test_scale_is_clipped_and_only_small_dice_change_the_search():
+    field = np.array([[100, 100], [1100, 100], [1100, 650], [100, 650]], float)
+    board = board_die_px(field, (720, 1280, 3))
+    assert board == pytest.approx(1000 / 30)
+    assert search_die_px(field, (720, 1280, 3), 0.7) == pytest.approx(0.7 * board)
+    assert search_die_px(field, (720, 1280, 3), 1.4) is None
+    assert search_die_px(field, (720, 1280, 3), None) is None
+    assert search_die_px(None, (720, 1280, 3), 0.7) is None
+
+
+class _TinyDice:
+    """A reader that sees one die of 2 pixels wherever it looks."""
+
+    def read(self, image, field, die_px=None):
+        return [DieReading(2, (500.0, 300.0), (499.0, 299.0, 501.0, 301.0))]
+
+
+def test_learned_scale_is_clipped():
+    field = np.array([[100, 100], [1100, 100], [1100, 650], [100, 650]], float)
+    assert learn_die_scale(np.zeros((720, 1280, 3), np.uint8), field, _TinyDice()) == 0.5
+
+
+def test_profile_keeps_the_scale_and_refuses_a_bad_one():
+    p = Profile(name="b", die_scale=0.71)
+    again = Profile.from_dict(json.loads(json.dumps(p.to_dict())))
+    assert again.die_scale == pytest.approx(0.71)
+    assert "die_scale" not in Profile(name="b").to_dict()
+    for bad in ("small", 7.0, True, -1):
+        with pytest.raises(ProfileError, match="die_scale"):
+            Profile.from_dict({**Profile(name="b").to_dict(), "die_scale": bad})
+
+
+def test_small_touching_dice_read_at_their_own_size():
+    """Pairs of travel dice (0.30-0.36 of a checker) lying against each other: with the size
+    learned from the same dice apart, at least as many pairs are read exactly as at the board's
+    size, and most of them are."""
+    from vision.dice_plugin import DicePlugin
+
+    plugin = DicePlugin()
+    at_board = at_own = 0
+    scenes = _scenes(41, 10, (0.3, 0.36))
+    for sc in scenes:
+        want = sorted(d.value for d in sc.truth_touching)
+        plugin.die_scale = None
+        plugin.new_frame()
+        at_board += sorted(d.value for d in plugin.dice(sc.touching, sc.field)) == want
+        plugin.die_scale = learn_die_scale(sc.apart, sc.field, plugin.reader)
+        plugin.new_frame()
+        at_own += sorted(d.value for d in plugin.dice(sc.touching, sc.field)) == want
+    assert at_own >= at_board and at_own >= 7, (at_board, at_own)
+
+
+def test_read_with_a_profile_searches_small_dice_at_their_size(repo_root, tmp_path):
+    """``companion read --calibration``: two travel dice (6-6) lying against each other, read as one
+    die with a profile without ``die_scale`` and as the two sixes with the scale learned from the
+    same dice apart."""
+    import os
+    import subprocess
+    import sys
+
+    import cv2
+
+    from vision.profile import save_profile
+    from vision.registration import image_order_corners
+
+    sc = _scenes(44, 1, (0.3, 0.36))[0]
+    frame = tmp_path / "touching.png"
+    cv2.imwrite(str(frame), sc.touching)
+    h, w = sc.touching.shape[:2]
+    base = Profile(name="travel", image_size=(w, h),
+                   corners=np.asarray(image_order_corners(sc.field.corners, "bottom-right"), float))
+    scale = learn_die_scale(sc.apart, sc.field)
+    assert scale < 0.9
+    env = dict(os.environ, PYTHONPATH=str(repo_root))
+    values = {}
+    for name, profile in (("board", base), ("learned", dataclasses.replace(base, die_scale=scale))):
+        path = save_profile(profile, tmp_path / f"{name}.json")
+        res = subprocess.run([sys.executable, "-m", "companion", "read", str(frame), "--calibration", str(path),
+                              "--json"], cwd=repo_root, env=env, capture_output=True, text=True, timeout=180)
+        assert res.returncode == 0, res.stderr
+        values[name] = sorted(d["value"] for d in json.loads(res.stdout)["dice"])
+    assert values == {"board": [6], "learned": [6, 6]}, values

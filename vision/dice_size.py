@@ -1,0 +1,90 @@
+"""The size of the players' dice, learned at calibration.
+
+A registered board's dice are searched at the size the board implies (a tournament die, about
+1/30 of the playing field's width: :func:`vision.dice.field_search_region`). Small dice (travel
+dice, 0.3-0.45 of a checker's diameter) are then only 6-7 pixels at the detector's input, and two
+of them lying against each other merge into one. ``companion calibrate --learn-dice`` measures the
+dice shown on the calibration frame and stores their side as a multiple of the board's size
+(``die_scale`` in the profile); dice smaller than a tournament die are then searched at their own
+size. Larger dice are left at the board's size: the detector reads jumbo dice there (trained on
+dice of 0.28-0.85 of a checker), and reading them at their own size loses some.
+
+On 150 validation boards (``python benchmarks/dice_touching.py --boards 150 --seed 1100
+--learn-size``: the size learned from each board's dice lying apart, then the board read with
+them touching), two touching dice read exactly 137 -> 142 of 150 (those of 0.30-0.45 of a checker
+36 -> 40 of 45), nothing lost at any size or with the dice apart or alone. Searching every size at
+its true size instead loses 3 of 38 jumbo pairs apart and 3 of 38 jumbo dice alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import numpy as np
+
+#: Learned scales are kept within these bounds (a die from half a tournament die to twice one).
+SCALE_RANGE = (0.5, 2.0)
+#: The dice of a calibration frame are measured twice: searched at the board's die, and searched at
+#: this size (times the board's die). The detector's size estimate is poor near the small end of its
+#: range: read at the board's size, travel dice of 0.67-0.99 of the board's die measured 0.72-1.33;
+#: searched at 0.55 of it they measure 7% over their size on the median, while a jumbo die there may
+#: be missed or measured as small as 0.5.
+FINE_SCALE = 0.55
+#: Dice measuring this much or more at the board's size are large: that measurement is kept.
+LARGE_FROM = 1.3
+#: Otherwise a fine measurement below this is kept, and else the one at the board's size. Both
+#: thresholds chosen on 150 validation boards (``benchmarks/dice_touching.py --seed 1100``): dice
+#: smaller than the board's die measured smaller 38 of 45 times, jumbo dice (1.45-1.77) measured
+#: large 37 of 37 times (with the fine measurement kept whenever below 0.9: 35 and 33).
+SMALL_BELOW = 0.95
+
+
+class DiceSizeError(ValueError):
+    """No die to measure on the calibration frame."""
+
+
+def board_die_px(field: Any, image_shape: tuple[int, ...]) -> float:
+    """The die side in image pixels that the registered board ``field`` implies for a frame of
+    ``image_shape`` ((H, W) or (H, W, 3)): a tournament die, 1/30 of the field's width."""
+    from vision.dice import field_search_region
+
+    return field_search_region(field, image_shape)[1]
+
+
+def learn_die_scale(image_bgr: np.ndarray, field: Any, reader: Any = None) -> float:
+    """The dice's side as a multiple of the board's die (:func:`board_die_px`), measured on a
+    calibration frame ``image_bgr`` ((H, W, 3) uint8 BGR) of the registered board ``field`` with
+    the dice lying flat: the median side of the dice read (``reader``, a
+    :class:`vision.dice.DiceReader`, default a new one) searched at the board's die when that is
+    at least :data:`LARGE_FROM`, else searched at :data:`FINE_SCALE` times the board's die when
+    that is below :data:`SMALL_BELOW`, else at the board's die; clipped to :data:`SCALE_RANGE`.
+    Raises :class:`DiceSizeError` when no die is found."""
+    if reader is None:
+        from vision.dice import DiceReader
+
+        reader = DiceReader()
+    board = board_die_px(field, image_bgr.shape)
+
+    def measure(scale: float) -> Optional[float]:
+        sides = [max(d.box[2] - d.box[0], d.box[3] - d.box[1])
+                 for d in reader.read(image_bgr, field, die_px=board * scale) if d.box is not None]
+        return float(np.median(sides)) / board if sides else None
+
+    coarse = measure(1.0)
+    if coarse is not None and coarse >= LARGE_FROM:
+        got: Optional[float] = coarse
+    else:
+        fine = measure(FINE_SCALE)
+        got = fine if fine is not None and (fine < SMALL_BELOW or coarse is None) else coarse
+    if got is None:
+        raise DiceSizeError("no die seen on the calibration frame to measure: show the dice flat on the board")
+    return float(np.clip(got, *SCALE_RANGE))
+
+
+def search_die_px(field: Any, image_shape: tuple[int, ...], die_scale: Optional[float]) -> Optional[float]:
+    """The die side (image pixels) to search a registered frame at: the learned ``die_scale`` times
+    the board's die when the dice are smaller than a tournament die, else ``None`` (the board's
+    size, :meth:`vision.dice.DiceReader.scan`'s default)."""
+    if die_scale is None or field is None or die_scale >= 1.0:
+        return None
+    return board_die_px(field, image_shape) * die_scale
