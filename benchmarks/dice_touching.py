@@ -30,29 +30,13 @@ from typing import Any, Callable, Optional, Sequence
 import numpy as np
 
 
-def plugin_reader(threshold: Optional[float], models: Optional[pathlib.Path] = None) -> Callable[[np.ndarray, Any], list]:
+def plugin_reader(threshold: Optional[float], models: Optional[pathlib.Path] = None, learn_size: bool = False):
     """``read(image, field)`` through a :class:`vision.dice_plugin.DicePlugin` whose reader's
     ``touching`` setting is ``threshold`` (None: the rule off); ``models``: the dice reader's
-    models folder (default ``vision/models``)."""
-    from vision.dice import DiceReader
-    from vision.dice_plugin import DicePlugin
-
-    plugin = DicePlugin()
-    if models is not None:
-        plugin.reader = DiceReader(models)
-    plugin.reader.settings = dataclasses.replace(plugin.reader.settings, touching=threshold)
-
-    def read(image: np.ndarray, field: Any) -> list:
-        plugin.new_frame()
-        return plugin.dice(image, field)
-
-    return read
-
-
-def learned_size_reader(threshold: Optional[float], models: Optional[pathlib.Path] = None):
-    """``(read, calibrate)``: :func:`plugin_reader`'s read, its plug-in's ``die_scale`` learned by
-    ``calibrate(scene)`` from the scene's ``apart`` frame as ``companion calibrate --learn-dice``
-    learns it (:func:`vision.dice_size.learn_die_scale`; ``None`` when no die is seen there)."""
+    models folder (default ``vision/models``). With ``learn_size``: ``(read, calibrate)``, the
+    plug-in's ``die_scale`` learned by ``calibrate(scene)`` from the scene's ``apart`` frame as
+    ``companion calibrate --learn-dice`` learns it (:func:`vision.dice_size.learn_die_scale`;
+    ``None`` when no die is seen there)."""
     from vision.dice import DiceReader
     from vision.dice_plugin import DicePlugin
     from vision.dice_size import DiceSizeError, learn_die_scale
@@ -72,7 +56,7 @@ def learned_size_reader(threshold: Optional[float], models: Optional[pathlib.Pat
         except DiceSizeError:
             plugin.die_scale = None
 
-    return read, calibrate
+    return (read, calibrate) if learn_size else read
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -101,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     calibrations = {}
     if args.learn_size:
         name = f"touching {DiceSettings().touching:g}, size learned"
-        reads[name], calibrations[name] = learned_size_reader(DiceSettings().touching, args.models)
+        reads[name], calibrations[name] = plugin_reader(DiceSettings().touching, args.models, learn_size=True)
     print(f"seed {args.seed}")
     for name, res in evaluate_touching(args.boards, reads, seed=args.seed, calibrations=calibrations).items():
         print(format_touching(name, res))
