@@ -195,14 +195,25 @@ def test_calibrate_learns_the_sets_and_read_uses_them(repo_root, tmp_path):
     assert sum(d["reason"] == "off_board" for d in dice) == 2 and all(d["owner"] is None for d in dice)
 
 
-def test_calibrate_without_dice_is_a_clear_error(repo_root, tmp_path):
+def test_calibrate_with_one_pair_learns_the_size_alone(repo_root, tmp_path):
+    """One pair of dice (both in the bottom half): the size is learned, whose dice are whose is
+    not, and one line says so; a frame without dice is a clear error and writes nothing."""
     from vision.registration import image_order_corners
 
-    image, field, _ = _scene_with_sets(13, bottom_at=[(0.3, 0.58)], top_at=[])
+    image, field, _ = _scene_with_sets(13, bottom_at=[(0.3, 0.58), (0.6, 0.62)], top_at=[])
     frame = tmp_path / "frame.png"
     cv2.imwrite(str(frame), image)
     corners = ",".join(f"{v:.2f}" for v in np.asarray(image_order_corners(field.corners, "bottom-right")).ravel())
     res = _run(repo_root, "calibrate", frame, f"--corners={corners}", "--learn", "none", "--learn-dice",
                "--out", tmp_path / "p.json")
-    assert res.returncode == 2 and "top half" in res.stderr and "Traceback" not in res.stderr
-    assert not (tmp_path / "p.json").exists()
+    assert res.returncode == 0, res.stderr
+    assert "whose dice are whose not learned" in res.stderr and "top half" in res.stderr
+    learned = json.loads((tmp_path / "p.json").read_text())
+    assert "dice_sets" not in learned and 0.5 <= learned["die_scale"] <= 2.0
+
+    bare, field, _ = _scene_with_sets(13, bottom_at=[], top_at=[])
+    cv2.imwrite(str(frame), bare)
+    res = _run(repo_root, "calibrate", frame, f"--corners={corners}", "--learn", "none", "--learn-dice",
+               "--out", tmp_path / "q.json")
+    assert res.returncode == 2 and "show the dice" in res.stderr and "Traceback" not in res.stderr
+    assert not (tmp_path / "q.json").exists()

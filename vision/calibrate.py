@@ -171,14 +171,15 @@ def save_calibration(profile: Profile, learned: Optional[LearnedBoard], out: str
     return profile
 
 
-def learn_dice(image_bgr: np.ndarray, profile: Profile) -> Profile:
-    """``profile`` with ``dice_sets`` and ``die_scale`` learned from the frame ``image_bgr`` ((H, W, 3)
-    uint8 BGR, the size of the profile's ``image_size``): the dice read on its registered board
-    (:class:`vision.dice.DiceReader`) in the bottom half are the bottom player's set, those in
-    the top half the top player's (:func:`vision.dice_sets.learn_dice_sets`), and their size is
-    measured (:func:`vision.dice_size.learn_die_scale`). Raises
-    :class:`CalibrationError` when the profile has no corners, the dice models are missing, a half
-    holds no die or the two sets' colours are alike."""
+def learn_dice(image_bgr: np.ndarray, profile: Profile) -> tuple[Profile, Optional[str]]:
+    """``(profile, note)``: ``profile`` with ``die_scale`` and ``dice_sets`` learned from the frame
+    ``image_bgr`` ((H, W, 3) uint8 BGR, the size of the profile's ``image_size``) with dice lying
+    flat on its registered board. Their size is measured (:func:`vision.dice_size.learn_die_scale`);
+    the dice read (:class:`vision.dice.DiceReader`) in the bottom half are the bottom player's set
+    and those in the top half the top player's (:func:`vision.dice_sets.learn_dice_sets`). With one
+    set of dice in view (a half without dice) or two sets alike, the size alone is learned and
+    ``note`` says why the sets were not (else ``None``). Raises :class:`CalibrationError` when the
+    profile has no corners, the dice models are missing or no die is seen."""
     from vision.dice import DiceReader
     from vision.dice_sets import DiceSetsError, learn_dice_sets
     from vision.dice_size import DiceSizeError, learn_die_scale
@@ -186,14 +187,17 @@ def learn_dice(image_bgr: np.ndarray, profile: Profile) -> Profile:
     h, w = image_bgr.shape[:2]
     field = profile.field((w, h))
     if field is None:
-        raise CalibrationError("learning the dice sets needs the board's corners in the profile")
+        raise CalibrationError("learning the dice needs the board's corners in the profile")
     try:
         reader = DiceReader()
-        dice = reader.read(image_bgr, field)
-        sets = learn_dice_sets(image_bgr, dice, field)
         scale = learn_die_scale(image_bgr, field, reader)
+        dice = reader.read(image_bgr, field)
     except FileNotFoundError as exc:
         raise CalibrationError(f"cannot read dice: {exc}") from None
-    except (DiceSetsError, DiceSizeError) as exc:
+    except DiceSizeError as exc:
         raise CalibrationError(str(exc)) from None
-    return dataclasses.replace(profile, dice_sets=sets, die_scale=scale)
+    try:
+        sets, note = learn_dice_sets(image_bgr, dice, field), None
+    except DiceSetsError as exc:
+        sets, note = None, f"whose dice are whose not learned: {exc}"
+    return dataclasses.replace(profile, dice_sets=sets, die_scale=scale), note

@@ -74,9 +74,9 @@ def register(subparsers: Any) -> None:
     c.add_argument("--empty", metavar="IMAGE",
                    help="with --learn opening: also a photo of the same board, empty, from the same camera")
     c.add_argument("--learn-dice", action="store_true",
-                   help="also learn whose dice are whose by colour (dice_sets) and the dice's size (die_scale) from "
-                        "this frame: each player's dice flat on his own side of the board, the bottom player's in the "
-                        "bottom half")
+                   help="also learn the dice from this frame, the dice lying flat on the board: their size "
+                        "(die_scale) and, with each player's dice on his own side (the bottom player's in the "
+                        "bottom half), whose dice are whose by colour (dice_sets)")
     c.add_argument("--web", action="store_true",
                    help="calibrate on a page in the browser instead: drag the field's corners over the picture, "
                         "learn this board from the opening position, check the reading drawn over it, save; "
@@ -344,7 +344,9 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         if args.learn_dice:
             from vision.calibrate import learn_dice
 
-            profile = learn_dice(image, profile)
+            profile, note = learn_dice(image, profile)
+            if note:
+                print(note, file=sys.stderr)
     except (RegistrationError, CalibrationError) as exc:
         raise UserError(str(exc)) from None
     out = _profile_path(args)
