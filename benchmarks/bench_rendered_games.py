@@ -5,6 +5,7 @@ Usage (from the project root)::
     python benchmarks/bench_rendered_games.py                  # 20 games
     python benchmarks/bench_rendered_games.py --games 5 --json benchmarks/results/bench_rendered_games.json
     python benchmarks/bench_rendered_games.py --games 5 --calibrate   # the learned reader, calibrated per game
+    python benchmarks/bench_rendered_games.py --games 20 --die-to-checker 0.3 --learn-dice   # dice measured per game
     python benchmarks/bench_rendered_games.py --die-to-checker 0.8     # jumbo dice (0.3: travel dice)
 
 Each game is ``companion.scripted_game.random_game(1000 + g, match_length=5,
@@ -34,6 +35,17 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
+def first_flat_roll(script) -> int:
+    """The index of the first frame of ``script`` (a :class:`companion.scripted_game.Script`) that
+    shows two or more dice, none cocked, and no hand. Raises ``ValueError`` when there is none."""
+    index = 0
+    for scene in script.scenes:
+        if len(scene.dice) >= 2 and not scene.hand and not any(d.cocked for d in scene.dice):
+            return index
+        index += scene.frames
+    raise ValueError("no frame with a flat roll in this game")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="rendered games through companion watch")
     parser.add_argument("--games", type=int, default=20)
@@ -43,9 +55,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--calibrate", action="store_true",
                         help="calibrate on each game's first frame (companion calibrate --learn opening: the learned "
                              "reader adapted to the board) and watch with that profile instead of --corners")
+    parser.add_argument("--learn-dice", action="store_true",
+                        help="calibrate on the frame of each game's first flat roll (companion calibrate --learn none "
+                             "--learn-dice: the dice's size) and watch with that profile instead of --corners")
     parser.add_argument("--die-to-checker", type=float, default=None, metavar="R",
                         help="dice whose side is R times a checker's diameter (default: the demo's, about 0.67)")
     args = parser.parse_args(argv)
+    if args.calibrate and args.learn_dice:
+        parser.error("--calibrate and --learn-dice calibrate on different frames: give one of them")
 
     import cv2
 
@@ -75,6 +92,15 @@ def main(argv: list[str] | None = None) -> int:
                 c = subprocess.run([sys.executable, "-m", "companion", "calibrate", str(frames[0]),
                                     f"--corners={demo_corners_arg()}", "--learn", "opening", "--out", str(profile)],
                                    cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+                if c.returncode != 0:
+                    differing.append(f"game {g}: calibration refused: {c.stderr.strip()[-300:]}")
+                    continue
+                board = ["--calibration", str(profile)]
+            if args.learn_dice:
+                profile = pathlib.Path(tmp) / f"game{g}.json"
+                c = subprocess.run([sys.executable, "-m", "companion", "calibrate", str(frames[first_flat_roll(script)]),
+                                    f"--corners={demo_corners_arg()}", "--learn", "none", "--learn-dice",
+                                    "--out", str(profile)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
                 if c.returncode != 0:
                     differing.append(f"game {g}: calibration refused: {c.stderr.strip()[-300:]}")
                     continue

@@ -69,16 +69,28 @@ def test_a_die_off_the_board_needs_a_sure_reading(plugin):
         judge_scan(roll.image, cands, probs, plugin.reader, None)
 
 
-def test_cube_is_read_once_per_frame(plugin):
+def test_cube_is_read_once_per_frame(plugin, monkeypatch):
+    calls = []
+    scan = plugin.reader.scan
+    monkeypatch.setattr(plugin.reader, "scan", lambda image, field, die_px=None: calls.append(die_px) or scan(image, field, die_px))
     rng = np.random.default_rng(11)
     roll = render_roll_on_board(rng, cocked_prob=0.0, cube_prob=1.0)
     plugin.dice(roll.image, roll.field)
-    scan = plugin._scan
     plugin.cube(roll.image, roll.field)
-    assert plugin._scan is scan  # the same detector pass served both
+    assert calls == [None]  # the same detector pass served both
     other = render_roll_on_board(rng, cocked_prob=0.0, cube_prob=1.0)
     plugin.cube(other.image, other.field)
-    assert plugin._scan is not scan  # a new frame is scanned again
+    assert calls == [None, None]  # a new frame is scanned again
+    # small dice learned at calibration: the dice are searched at their size, the cube at the board's
+    plugin.die_scale = 0.7
+    try:
+        plugin.new_frame()
+        plugin.dice(other.image, other.field)
+        plugin.cube(other.image, other.field)
+        plugin.dice(other.image, other.field)
+    finally:
+        plugin.die_scale = None
+    assert len(calls) == 4 and calls[2] is not None and calls[3] is None, calls
 
 
 def test_cube_on_rendered_boards(plugin):

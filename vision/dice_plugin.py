@@ -12,7 +12,7 @@ is kept on the instance) and judges cocked dice with :func:`vision.cocked.judge_
 ``dice_sets`` (:class:`vision.dice_sets.DiceSets`, a board profile's): every die gets the
 ``owner`` whose set its colour is nearer, and the other player's set is not judged as the roll.
 ``die_scale`` (a board profile's, :mod:`vision.dice_size`): dice smaller than a tournament die are
-searched at their own size.
+searched at their own size (a second detector pass; the cube is searched at the board's size).
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ class DicePlugin:
         self.die_scale = die_scale
         self.checkers: Sequence[tuple[float, float, float]] = ()
         self._key: Optional[tuple] = None
-        self._scan: Any = None
+        self._scans: dict[Optional[float], Any] = {}
 
     def new_frame(self) -> None:
         """Forget the scan kept for "the same frame". :meth:`scan` recognises a frame by a 16x16
@@ -65,24 +65,27 @@ class DicePlugin:
         calls this before each frame, so a die thrown between the sampled pixels of an otherwise
         unchanged picture is not missed."""
         self._key = None
-        self._scan = None
+        self._scans = {}
 
     def _frame_key(self, image: np.ndarray, field: Any) -> tuple:
         sample = np.ascontiguousarray(image[:: max(image.shape[0] // 16, 1), :: max(image.shape[1] // 16, 1)])
         return (image.shape, hashlib.blake2b(sample.tobytes(), digest_size=8).digest(), id(field))
 
-    def scan(self, image_bgr: np.ndarray, field: Any):
-        """``(candidates, probabilities)`` of :meth:`vision.dice.DiceReader.scan`, reused for the same frame."""
+    def scan(self, image_bgr: np.ndarray, field: Any, die_px: Optional[float] = None):
+        """``(candidates, probabilities)`` of :meth:`vision.dice.DiceReader.scan` searched for dice of
+        ``die_px`` image pixels (``None``: the size the board implies), reused for the same frame."""
         image_bgr = as_bgr(image_bgr)
         key = self._frame_key(image_bgr, field)
         if key != self._key:
-            self._scan = self.reader.scan(image_bgr, field, search_die_px(field, image_bgr.shape, self.die_scale))
+            self._scans = {}
             self._key = key
-        return self._scan
+        if die_px not in self._scans:
+            self._scans[die_px] = self.reader.scan(image_bgr, field, die_px)
+        return self._scans[die_px]
 
     def dice(self, image_bgr: np.ndarray, field: Any = None) -> list[DieReading]:
         """Every die in the frame; with a ``field`` each is judged flat or cocked (reason, message)."""
-        cands, probs = self.scan(image_bgr, field)
+        cands, probs = self.scan(image_bgr, field, search_die_px(field, as_bgr(image_bgr).shape, self.die_scale))
         if field is None:
             image_bgr = as_bgr(image_bgr)
             dice = self.reader.free_photo_dice(image_bgr, cands, probs, self.reader.dice_from_scan(cands, probs))
@@ -91,7 +94,9 @@ class DicePlugin:
                           checkers=self.checkers, rules=self.rules, tilt_model=self.tilt, dice_sets=self.dice_sets)
 
     def cube(self, image_bgr: np.ndarray, field: Any = None) -> Optional[CubeReading]:
-        """The doubling cube in the frame, or ``None``."""
+        """The doubling cube in the frame, or ``None``; always searched at the size the board
+        implies (a cube is found as a large die: searched at small dice's size, it is larger than
+        any die the detector knows)."""
         if self.cube_reader is None:
             return None
         cands, probs = self.scan(image_bgr, field)
