@@ -98,7 +98,12 @@ def main(argv: list[str] | None = None) -> int:
                 board = ["--calibration", str(profile)]
             if args.learn_dice:
                 profile = pathlib.Path(tmp) / f"game{g}.json"
-                c = subprocess.run([sys.executable, "-m", "companion", "calibrate", str(frames[first_flat_roll(script)]),
+                try:
+                    shown = frames[first_flat_roll(script)]
+                except ValueError as exc:
+                    differing.append(f"game {g}: {exc}")
+                    continue
+                c = subprocess.run([sys.executable, "-m", "companion", "calibrate", str(shown),
                                     f"--corners={demo_corners_arg()}", "--learn", "none", "--learn-dice",
                                     "--out", str(profile)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
                 if c.returncode != 0:

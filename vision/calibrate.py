@@ -8,9 +8,9 @@ Two ways to learn the two checker colours (never hard-coded):
 * ``reading``: the frame's own reading, confirmed by the user (keeping the profile);
   the two colour clusters found become the profile's colours.
 
-The two players' dice colours (``dice_sets``, :mod:`vision.dice_sets`) and their size
-(``die_scale``, :mod:`vision.dice_size`) are learned on request
-(:func:`learn_dice`) from a frame with each player's dice on his own side of the board.
+The dice's size (``die_scale``, :mod:`vision.dice_size`) and the two players' dice colours
+(``dice_sets``, :mod:`vision.dice_sets`) are learned on request (:func:`learn_dice`) from a frame
+with the dice lying flat on the board, each player's dice on his own side for the colours.
 """
 
 from __future__ import annotations
