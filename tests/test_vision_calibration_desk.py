@@ -101,3 +101,36 @@ def test_learns_reads_and_saves_what_read_then_uses(opening, tmp_path):
     obs = BoardReader.from_profile(load_profile(out), (1280, 720)).read(opening.image)
     got = [0 if p.count == 0 else (p.count if p.colour == "light" else -p.count) for p in obs.points]
     assert got == OPENING and all(p.distribution for p in obs.points)
+
+
+def test_learns_the_dice_shown_beside_the_board(opening, tmp_path):
+    """With ``learn_dice``: travel dice (0.7 of the board's die) lying on the frame beside the
+    field are measured with the board, their size saved in the profile; a frame without dice
+    keeps the board's calibration and says the dice were not learned."""
+    from vision.dice_size import board_die_px
+    from vision.render_dice import DIE_STYLES, draw_die
+
+    image = opening.image.copy()
+    field = field_from_corners(opening.corners, (1280, 720))
+    side = 0.7 * board_die_px(field, image.shape)
+    fw, fh = field.size
+    for k, fy in enumerate((0.3, 0.7)):
+        x, y = field.to_image(np.array([[1.05 * fw, fy * fh]]))[0]
+        draw_die(image, (float(x), float(y)), side, 3 + k, yaw_deg=20.0 * k, style=DIE_STYLES[0])
+    out = tmp_path / "travel.json"
+    desk = CalibrationDesk(image, out, learning=QUICK, learn_dice=True)
+    desk.start(opening.corners.tolist())
+    assert desk.wait(300)
+    state = desk.state()
+    assert state["state"] == "learned", state["error"]
+    assert state["dice"]["die_scale"] == pytest.approx(0.7, rel=0.25), state["dice"]
+    assert not state["dice"]["sets"] and "whose dice are whose not learned" in state["dice"]["note"]
+    desk.save()
+    assert json.loads(out.read_text())["die_scale"] == pytest.approx(state["dice"]["die_scale"], abs=1e-3)
+
+    bare = CalibrationDesk(opening.image, tmp_path / "bare.json", learning=QUICK, learn_dice=True)
+    bare.start(opening.corners.tolist())
+    assert bare.wait(300)
+    state = bare.state()
+    assert state["state"] == "learned" and state["dice"]["die_scale"] is None
+    assert state["dice"]["note"].startswith("dice not learned: no die seen")

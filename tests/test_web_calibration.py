@@ -221,7 +221,6 @@ def test_calibrate_web_learns_saves_and_ends(repo_root, opening, tmp_path):
 
 @pytest.mark.parametrize("extra, words", [
     (["--learn", "reading"], "opening position"),
-    (["--learn-dice"], "--learn-dice"),
     (["--port", "70000"], "--port"),
     (["--out", "/proc/no/such/p.json"], "cannot write"),
     (["--out", "."], "is a folder"),

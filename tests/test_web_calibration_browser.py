@@ -138,3 +138,38 @@ def test_viewing_without_the_token_cannot_learn(page, served):
     page.wait_for_selector("#view image", timeout=WAIT)
     assert page.locator("#learn").is_disabled() and page.locator("#save").is_disabled()
     assert "Viewing only" in page.locator("#controls").inner_text()
+
+
+def test_the_dice_shown_are_learned_with_the_board(browser, opening, tmp_path):
+    """``companion calibrate --web --learn-dice``: travel dice lying beside the field are measured
+    with the board, and the summary says so before the user saves."""
+    import numpy as np
+
+    from vision.dice_size import board_die_px
+    from vision.registration import field_from_corners
+    from vision.render_dice import DIE_STYLES, draw_die
+
+    image = opening.image.copy()
+    field = field_from_corners(opening.corners, (1280, 720))
+    fw, fh = field.size
+    for k, fy in enumerate((0.3, 0.7)):
+        x, y = field.to_image(np.array([[1.05 * fw, fy * fh]]))[0]
+        draw_die(image, (float(x), float(y)), 0.7 * board_die_px(field, image.shape), 3 + k, style=DIE_STYLES[0])
+    desk = CalibrationDesk(image, tmp_path / "travel.json", corners=opening.corners, learning=QUICK, learn_dice=True)
+    server = serve(create_calibration_app(desk, {"ACCESS_TOKEN": TOKEN}), "127.0.0.1", 0, threads=8)
+    try:
+        with page_without_errors(browser, viewport={"width": 1400, "height": 900}) as page:
+            page.goto(f"{server.url}/?token={TOKEN}")
+            page.wait_for_selector("#view image", timeout=WAIT)
+            page.click("#learn")
+            page.wait_for_selector('#stage[data-state="learned"]', timeout=LEARN_WAIT)
+            summary = page.locator("#summary").inner_text()
+            scale = desk.state()["dice"]["die_scale"]
+            assert f"Dice: {scale:.2f} times a tournament die, searched at their own size" in summary, summary
+            assert "Whose dice are whose not learned" in summary, summary
+            page.click("#save")
+            page.wait_for_selector("#saved:has-text('Profile written to')", timeout=WAIT)
+        assert json.loads((tmp_path / "travel.json").read_text())["die_scale"] == pytest.approx(scale, abs=1e-3)
+    finally:
+        desk.wait(120)
+        server.stop()

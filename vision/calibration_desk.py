@@ -98,13 +98,16 @@ class CalibrationDesk:
     ``aruco``, ``camera``, ``name``, ``notes``, ``empty_bgr``: as for
     :func:`vision.calibrate.calibrate_board`; ``corners``: (4, 2) image-order corners to start
     from (else :func:`first_corners`); ``learning``: keyword arguments for
-    :func:`vision.board_learning.learn_board` (e.g. fewer ``samples``: quicker, rougher).
+    :func:`vision.board_learning.learn_board` (e.g. fewer ``samples``: quicker, rougher);
+    ``learn_dice``: also learn the dice lying flat on the frame (:func:`vision.calibrate.learn_dice`:
+    their size and, with a pair on each side, whose dice are whose).
     """
 
     def __init__(self, image_bgr: np.ndarray, out: str | pathlib.Path, *, orientation: str = "bottom-right",
                  corners: Optional[np.ndarray] = None, aruco: Optional[dict] = None,
                  camera: Optional[CameraModel] = None, name: str = "board", notes: str = "",
-                 empty_bgr: Optional[np.ndarray] = None, learning: Optional[Mapping[str, int]] = None) -> None:
+                 empty_bgr: Optional[np.ndarray] = None, learning: Optional[Mapping[str, int]] = None,
+                 learn_dice: bool = False) -> None:
         import cv2
 
         if orientation not in ORIENTATIONS:
@@ -115,6 +118,8 @@ class CalibrationDesk:
         self.aruco, self.camera, self.name, self.notes = aruco, camera, name, notes
         self.empty = empty_bgr
         self.learning = dict(learning or {})
+        self.learn_dice = learn_dice
+        self._dice: Optional[dict[str, Any]] = None
         if corners is not None:
             self.corners, self.corners_source = np.asarray(corners, np.float64).reshape(4, 2), "given"
         else:
@@ -153,7 +158,7 @@ class CalibrationDesk:
                 raise ValueError("this board is being learned already: wait for it to finish")
             self._idle.clear()
             self._status = {"state": "learning", "stage": "starting", "fraction": 0.0, "error": None}
-            self._result, self._saved_to = None, None
+            self._result, self._saved_to, self._dice = None, None, None
             self.orientation = orientation
         thread = threading.Thread(target=self._learn, args=(c, orientation), name="calibration", daemon=True)
         thread.start()
@@ -171,8 +176,12 @@ class CalibrationDesk:
                 camera=self.camera, name=self.name, notes=self.notes, empty_bgr=self.empty,
                 progress=self._progress, learning=self.learning)
             field = field_from_corners(corners, self.image_size, orientation, camera=self.camera)
+            dice = None
+            if self.learn_dice:
+                profile, dice = self._learned_dice(profile)
             with self._lock:
                 self._result = (profile, obs, learned, field)
+                self._dice = dice
                 self._status = {"state": "learned", "stage": "done", "fraction": 1.0, "error": None}
         except (CalibrationError, RegistrationError) as exc:
             with self._lock:
@@ -184,6 +193,20 @@ class CalibrationDesk:
                                 "error": f"the calibration failed ({type(exc).__name__}: {exc}); see the log"}
         finally:
             self._idle.set()
+
+    def _learned_dice(self, profile: Any) -> tuple[Any, dict[str, Any]]:
+        """``profile`` with the dice learned from the frame, and what the page says of them:
+        ``{"die_scale", "sets", "note"}`` (``note``: why the sets, or the dice, were not learned).
+        A frame without dice keeps the board's calibration: the dice are then not learned."""
+        from vision.calibrate import CalibrationError, learn_dice
+
+        self._progress("learning the dice", 1.0)
+        try:
+            profile, note = learn_dice(self.image, profile)
+        except CalibrationError as exc:
+            return profile, {"die_scale": None, "sets": False, "note": f"dice not learned: {exc}"}
+        return profile, {"die_scale": round(float(profile.die_scale), 3), "sets": profile.dice_sets is not None,
+                         "note": note}
 
     def wait(self, timeout: Optional[float] = None) -> bool:
         """Wait until no learning runs; True unless ``timeout`` seconds passed first."""
@@ -199,14 +222,15 @@ class CalibrationDesk:
         ``corners_source``, ``orientation`` (and the ``orientations`` to choose from), ``out`` (the profile's path), ``saved`` (the
         path written, or None), ``reading`` (:func:`reading_marks`, or None before a
         reading) and ``learned`` (``before``, ``after``: accuracy on held-back compositions of
-        this board before and after learning; ``seconds``), or None."""
+        this board before and after learning; ``seconds``), or None; ``dice`` (with
+        ``learn_dice``, once learned: ``die_scale``, ``sets``, ``note``), or None."""
         with self._lock:
             out: dict[str, Any] = dict(self._status)
-            result, saved = self._result, self._saved_to
+            result, saved, dice = self._result, self._saved_to, self._dice
         out.update(image_size=list(self.image_size), corners=[[round(float(v), 1) for v in c] for c in self.corners],
                    corners_source=self.corners_source, orientation=self.orientation,
                    orientations=list(ORIENTATIONS), out=str(self.out), saved=saved,
-                   reading=None, learned=None)
+                   reading=None, learned=None, dice=dice)
         if result is not None:
             _profile, obs, learned, field = result
             out["reading"] = reading_marks(obs, field)

@@ -237,14 +237,12 @@ def _calibrate_on_page(args: argparse.Namespace, image, corners, aruco, camera, 
     if args.learn not in (None, "opening"):
         raise UserError("the calibration page learns this board from the opening position: drop --learn "
                         f"{args.learn} or calibrate without --web")
-    if args.learn_dice:
-        raise UserError("--learn-dice is not on the calibration page: run it without --web")
     if not 0 <= args.port <= 65535:
         raise UserError(f"--port must be 0-65535, got {args.port}")
     out = _profile_path(args)
     _check_writable(out)
     desk = CalibrationDesk(image, out, orientation=args.orientation, corners=corners, aruco=aruco, camera=camera,
-                           name=args.name, notes=args.notes, empty_bgr=empty)
+                           name=args.name, notes=args.notes, empty_bgr=empty, learn_dice=args.learn_dice)
     app = create_calibration_app(desk, {"VIEW_REQUIRES_TOKEN": viewing_needs_token(args.host),
                                         "SESSION_COOKIE_NAME": f"companion_calibration_{args.port}"})
     try:

@@ -114,6 +114,14 @@
     summary.textContent = "Bar: light " + r.bar.light + ", dark " + r.bar.dark + ". Borne off: light " + r.off.light +
       ", dark " + r.off.dark + ". Learned in " + Math.round(l.seconds) + " s: this board's own compositions read right " +
       (100 * l.before).toFixed(1) + "% before, " + (100 * l.after).toFixed(1) + "% after.";
+    var d = state.dice;
+    if (d) {
+      if (d.die_scale !== null) {
+        summary.textContent += " Dice: " + d.die_scale.toFixed(2) + " times a tournament die" +
+          (d.die_scale < 1 ? ", searched at their own size" : "") + (d.sets ? "; whose dice are whose learned." : ".");
+      }
+      if (d.note) summary.textContent += " " + d.note.charAt(0).toUpperCase() + d.note.slice(1) + ".";
+    }
     confirmBox.hidden = false;
   }
 
