@@ -190,8 +190,8 @@ def learn_dice(image_bgr: np.ndarray, profile: Profile) -> tuple[Profile, Option
         raise CalibrationError("learning the dice needs the board's corners in the profile")
     try:
         reader = DiceReader()
-        scale = learn_die_scale(image_bgr, field, reader)
         dice = reader.read(image_bgr, field)
+        scale = learn_die_scale(image_bgr, field, reader, board_dice=dice)
     except FileNotFoundError as exc:
         raise CalibrationError(f"cannot read dice: {exc}") from None
     except DiceSizeError as exc:

@@ -18,9 +18,11 @@ its true size instead loses 3 of 38 jumbo pairs apart and 3 of 38 jumbo dice alo
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 import numpy as np
+
+from companion.observation import DieReading
 
 #: Learned scales are kept within these bounds (a die from half a tournament die to twice one).
 SCALE_RANGE = (0.5, 2.0)
@@ -51,30 +53,31 @@ def board_die_px(field: Any, image_shape: tuple[int, ...]) -> float:
     return field_search_region(field, image_shape)[1]
 
 
-def learn_die_scale(image_bgr: np.ndarray, field: Any, reader: Any = None) -> float:
+def learn_die_scale(image_bgr: np.ndarray, field: Any, reader: Any = None,
+                    board_dice: Optional[Sequence[DieReading]] = None) -> float:
     """The dice's side as a multiple of the board's die (:func:`board_die_px`), measured on a
     calibration frame ``image_bgr`` ((H, W, 3) uint8 BGR) of the registered board ``field`` with
     the dice lying flat: the median side of the dice read (``reader``, a
     :class:`vision.dice.DiceReader`, default a new one) searched at the board's die when that is
     at least :data:`LARGE_FROM`, else searched at :data:`FINE_SCALE` times the board's die when
     that is below :data:`SMALL_BELOW`, else at the board's die; clipped to :data:`SCALE_RANGE`.
-    Raises :class:`DiceSizeError` when no die is found."""
+    ``board_dice``: the frame's dice already read at the board's die (``reader.read(image_bgr,
+    field)``), to save that pass. Raises :class:`DiceSizeError` when no die is found."""
     if reader is None:
         from vision.dice import DiceReader
 
         reader = DiceReader()
     board = board_die_px(field, image_bgr.shape)
 
-    def measure(scale: float) -> Optional[float]:
-        sides = [max(d.box[2] - d.box[0], d.box[3] - d.box[1])
-                 for d in reader.read(image_bgr, field, die_px=board * scale) if d.box is not None]
+    def measure(dice: Sequence[DieReading]) -> Optional[float]:
+        sides = [max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in dice if d.box is not None]
         return float(np.median(sides)) / board if sides else None
 
-    coarse = measure(1.0)
+    coarse = measure(reader.read(image_bgr, field) if board_dice is None else board_dice)
     if coarse is not None and coarse >= LARGE_FROM:
         got: Optional[float] = coarse
     else:
-        fine = measure(FINE_SCALE)
+        fine = measure(reader.read(image_bgr, field, die_px=board * FINE_SCALE))
         got = fine if fine is not None and (fine < SMALL_BELOW or coarse is None) else coarse
     if got is None:
         raise DiceSizeError("no die seen on the calibration frame to measure: show the dice flat on the board")
