@@ -25,7 +25,7 @@ import pathlib
 import statistics
 import sys
 import time
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Optional, Sequence
 
 import numpy as np
 
