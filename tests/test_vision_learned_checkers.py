@@ -226,3 +226,25 @@ def test_calibrate_refuses_what_it_cannot_learn_from(repo_root, tmp_path):
                                 "--out", str(tmp_path / "p.json")))
     assert "640x360" in line and "same camera" in line
     assert not (tmp_path / "p.json").exists()
+
+
+def test_a_die_hiding_a_lone_checker_keeps_its_colour():
+    """A found die covers the middle of the lone dark checker it lies on: the colour comes
+    from what shows of the checker's disc, not from the grey cover."""
+    from vision.learned_checkers import first_checker_colours
+    from vision.point_crops import CROP_SCALE, cover_box
+
+    counts = [0] * 24
+    counts[8], counts[9] = -1, 1  # point 9 one dark checker, point 10 one light checker
+    r, field = _rendered(counts, style="tournament")
+    crops = point_crops(r.image, field)
+    dh = field.checker_size[1] * CROP_SCALE
+    plain = first_checker_colours(crops[[8, 9]], dh, np.array([1, 1]))
+    covered = crops[[8, 9]].copy()
+    cx = covered.shape[2] / 2
+    for crop in covered:  # a die as wide as 0.7 of the checker over its middle
+        cover_box(crop, (cx - 0.35 * dh, 0.15 * dh, cx + 0.35 * dh, 0.85 * dh))
+    hidden = first_checker_colours(covered, dh, np.array([1, 1]))
+    assert plain[0, 0] + 60 < plain[1, 0]  # dark and light apart in lightness
+    for own, other in ((0, 1), (1, 0)):  # each still far nearer its own set's lightness (rims are grey)
+        assert abs(hidden[own, 0] - plain[own, 0]) + 50 < abs(hidden[own, 0] - plain[other, 0])

@@ -178,6 +178,11 @@ def softmax(z: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
+#: Radius (times a checker's diameter) of the first checker's disc sampled when a die or the cube
+#: hides the window at its centre.
+DISC_RADIUS = 0.45
+
+
 def first_checker_colours(crops: np.ndarray, diameter_px: float, counts: Optional[np.ndarray] = None) -> np.ndarray:
     """Median OpenCV 8-bit Lab of the place where each point's first checker stands.
 
@@ -186,8 +191,9 @@ def first_checker_colours(crops: np.ndarray, diameter_px: float, counts: Optiona
     float32: a window half a checker wide around the first checker's centre (its rim and the
     point around it left out). Pixels covered by a found die or the cube
     (:data:`vision.point_crops.COVER_GREY`) are left out: when they hide most of the window,
-    the next of the first three checkers that ``counts`` says are there is sampled instead,
-    else whatever shows of the window.
+    the next of the first three checkers that ``counts`` says are there is sampled instead;
+    when fewer than 4 pixels of those windows show (a die on a lone checker), what shows of
+    the first checker's disc (radius :data:`DISC_RADIUS`, its rim included), else the window.
     """
     import cv2
 
@@ -201,6 +207,8 @@ def first_checker_colours(crops: np.ndarray, diameter_px: float, counts: Optiona
     rows0 = slice(max(0, int(round(diameter_px * 0.5)) - r), int(round(diameter_px * 0.5)) + r + 1)
     cols0 = slice(max(0, cx - r), cx + r + 1)
     out = np.median(lab_all[:, rows0, cols0].reshape(n, -1, 3), axis=1).astype(np.float32)
+    yy, xx = np.mgrid[0:h, 0:w]
+    disc = (yy - diameter_px * 0.5) ** 2 + (xx - cx) ** 2 <= (diameter_px * DISC_RADIUS) ** 2
     for i in np.flatnonzero(~shown_all[:, rows0, cols0].all(axis=(1, 2))):  # a die or the cube covers some
         best = None
         for k in range(max(1, min(3, int(counts[i]) if counts is not None else 1))):
@@ -214,6 +222,10 @@ def first_checker_colours(crops: np.ndarray, diameter_px: float, counts: Optiona
             if shown.mean() >= 0.3:
                 break
         lab, shown = best[0].reshape(-1, 3), best[1].reshape(-1)
+        if shown.sum() < 4:  # the window is hidden: what shows of the first checker's disc
+            disc_lab, disc_shown = lab_all[i][disc], shown_all[i][disc]
+            if disc_shown.sum() >= 4:
+                lab, shown = disc_lab, disc_shown
         out[i] = np.median(lab[shown] if shown.sum() >= 4 else lab, axis=0)
     return out
 
