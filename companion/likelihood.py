@@ -32,7 +32,8 @@ BAR_MISS = 0.02
 
 def log_likelihood(obs: Observation, board: Sequence[int], player0_colour: str) -> float:
     """log P(the frame | ``board``): the sum over the readable points of the log probability
-    the reading gives the board's count there, plus :data:`BAR_MISS` per checker the bar differs.
+    the reading gives the board's count there, plus :data:`BAR_MISS` per checker the bar differs
+    (nothing for the bar when it is ``bar_unreadable``).
     ``player0_colour``: ``"light"`` or ``"dark"``, the colour of player 0 (whose checkers are
     positive in ``board``). Raises ``ValueError`` for a board of another length."""
     if len(board) != 26:
@@ -44,6 +45,8 @@ def log_likelihood(obs: Observation, board: Sequence[int], player0_colour: str) 
         if reading.point in hidden:
             continue
         total += math.log(max(reading.probability(sign * board[reading.point]), FLOOR))
+    if obs.bar_unreadable:
+        return total
     mine, theirs = board[25], -board[0]
     bar0 = obs.bar.light if player0_colour == "light" else obs.bar.dark
     bar1 = obs.bar.dark if player0_colour == "light" else obs.bar.light

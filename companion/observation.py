@@ -140,7 +140,9 @@ class Observation:
     the tray, ``"inferred"`` otherwise; ``off_trays``: what the tray showed when it was
     read but not wholly used (it disagreed or was unsure), else ``None``.
     ``unreadable_points``: points hidden by a hand, arm or cup (their readings
-    must not be trusted). ``occluded``: something is over the board.
+    must not be trusted). ``bar_unreadable``: a half of the bar is hidden or not read with
+    confidence (``bar`` then counts nothing there and must not be trusted). ``occluded``:
+    something is over the board.
     ``dice``: every die seen; ``cube``: the cube or ``None`` when not found.
     ``timings_ms``: per-stage durations in milliseconds. ``frame_index`` and
     ``timestamp_ms`` identify the frame in its source.
@@ -153,6 +155,7 @@ class Observation:
     off_source: str = "inferred"
     off_trays: Optional[Counts] = None
     unreadable_points: tuple[int, ...] = ()
+    bar_unreadable: bool = False
     occluded: bool = False
     dice: tuple[DieReading, ...] = ()
     cube: Optional[CubeReading] = None
@@ -175,6 +178,7 @@ class Observation:
             "off_source": self.off_source,
             "off_trays": None if self.off_trays is None else self.off_trays.to_dict(),
             "unreadable_points": list(self.unreadable_points),
+            "bar_unreadable": self.bar_unreadable,
             "occluded": self.occluded,
             "dice": [d.to_dict() for d in self.dice],
             "cube": None if self.cube is None else self.cube.to_dict(),

@@ -205,7 +205,8 @@ class Session:
             elif status == "occluded":
                 where = ", ".join(map(str, obs.unreadable_points))
                 detail = ("a hand or arm over the board" if obs.occluded else "points not readable") + (
-                    f" at points {where}" if where else "")
+                    f" at points {where}" if where else "") + (" and the bar" if where and obs.bar_unreadable else
+                                                               " at the bar" if obs.bar_unreadable else "")
         self.photo_status[status] = self.photo_status.get(status, 0) + 1
         self.bus.publish(FrameReadingEvent(frame_index=frame.index, name=getattr(frame, "name", "") or "",
                                            status=status, detail=detail,

@@ -57,6 +57,12 @@ def test_log_likelihood_counts_points_and_bar():
     with pytest.raises(ValueError):
         log_likelihood(obs, START_SIGNED[:24], "dark")
     assert isinstance(obs.bar, Counts)
+    # A bar the reader cannot vouch for (an arm across it) is left out of the likelihood.
+    on_bar = list(START_SIGNED)
+    on_bar[25] = 2
+    assert log_likelihood(obs, on_bar, "dark") < start - 6.0
+    bar_hidden = dataclasses.replace(obs, bar_unreadable=True)
+    assert log_likelihood(bar_hidden, on_bar, "dark") == pytest.approx(log_likelihood(bar_hidden, START_SIGNED, "dark"))
 
 
 def _play_then_pick_up(unsure: dict[int, dict[int, float]]):

@@ -248,3 +248,48 @@ def test_a_die_hiding_a_lone_checker_keeps_its_colour():
     assert plain[0, 0] + 60 < plain[1, 0]  # dark and light apart in lightness
     for own, other in ((0, 1), (1, 0)):  # each still far nearer its own set's lightness (rims are grey)
         assert abs(hidden[own, 0] - plain[own, 0]) + 50 < abs(hidden[own, 0] - plain[other, 0])
+
+
+def _distribution(point, count, hidden=0.0, light=0.9, sure=0.98):
+    counts = [(1.0 - sure) / 15] * 16
+    counts[count] = sure
+    from vision.learned_checkers import PointDistribution
+
+    return PointDistribution(point, tuple(counts), hidden, light)
+
+
+def test_an_arm_across_the_bar_makes_the_bar_unreadable():
+    """A half of the bar the network calls hidden (or is unsure of) counts nothing: the
+    Observation says ``bar_unreadable`` and ``occluded``, and infers nothing borne off."""
+    from vision.learned_checkers import BoardDistribution, bar_unreadable, to_checker_reading
+    from vision.reader import build_observation
+
+    r, field = _rendered(OPENING)
+    points = tuple(_distribution(p, abs(n), light=0.9 if n > 0 else 0.1) for p, n in enumerate(OPENING, 1))
+    clear = BoardDistribution(points, (_distribution(0, 1, light=0.9), _distribution(0, 2, light=0.1)), None)
+    armed = BoardDistribution(points, (_distribution(0, 1, light=0.9), _distribution(0, 12, hidden=0.8, light=0.1)), None)
+    unsure = BoardDistribution(points, (_distribution(0, 3, light=0.9, sure=0.3), _distribution(0, 0)), None)
+    obs = build_observation(to_checker_reading(clear, field, 1.0), field, board=clear)
+    assert not bar_unreadable(clear) and not obs.bar_unreadable and not obs.occluded
+    assert (obs.bar.light, obs.bar.dark) == (1, 2)
+    for board, light in ((armed, 1), (unsure, 0)):
+        obs = build_observation(to_checker_reading(board, field, 1.0), field, board=board)
+        assert bar_unreadable(board) and obs.bar_unreadable and obs.occluded
+        assert (obs.bar.light, obs.bar.dark) == (light, 0) and obs.unreadable_points == ()
+        assert obs.to_dict()["bar_unreadable"] is True
+
+
+def test_a_dark_arm_over_a_rendered_bar_is_not_read_as_checkers(model):
+    counts = list(OPENING)
+    counts[5], counts[18] = 4, -4  # one of each side on the bar
+    pose = CameraPose.looking_down(tilt=0.06)
+    from vision.render_board import Hand
+
+    reads = []
+    for hands in ([], [Hand(at=(0.5, 0.6), from_edge="bottom", colour=(40, 40, 60))]):
+        r = render_board(BoardState.from_counts(counts, bar=(1, 1)), "tournament", pose, Lighting(noise=2, jpeg=85),
+                         hands, seed=3)
+        reads.append(BoardReader(field=field_from_corners(r.corners, pose.image_size), point_model=model).read(r.image))
+    clear, armed = reads
+    assert (clear.bar.light, clear.bar.dark) == (1, 1) and not clear.bar_unreadable and not clear.occluded
+    assert armed.bar_unreadable and armed.occluded and armed.bar.light + armed.bar.dark <= 2

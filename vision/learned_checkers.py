@@ -273,11 +273,15 @@ def side_probabilities(colours: np.ndarray, occupied: np.ndarray, weights: np.nd
     return np.clip(p, 1e-4, 1 - 1e-4), (centres[0] / _weighted(np.ones(3)), centres[1] / _weighted(np.ones(3)))
 
 
-def bar_colours(crops: np.ndarray, diameter_px: float, counts: np.ndarray) -> np.ndarray:
+def bar_colours(crops: np.ndarray, diameter_px: float, counts: np.ndarray,
+                centres: Optional[tuple[Sequence[float], Sequence[float]]] = None) -> np.ndarray:
     """Lab colour of the checkers in each bar crop: checkers on the bar stand anywhere along
     it, so windows half a checker wide are sampled every half checker from the middle out to
-    where the most likely count reaches, and the window least like the bar itself (farthest
-    from the crop's own median colour at its far end) is taken. ``crops``: (2, H, W, 3) uint8
+    where the most likely count reaches. Without ``centres`` the window least like the bar
+    itself (farthest from the crop's own median colour at its far end) is taken; with the two
+    checker sets' Lab colours ``centres`` (light, dark), the window most like a checker rather
+    than the bar (its distance to the bar minus its distance to the nearer set), so that a hand
+    or a die reaching into the crop is not taken for the checker. ``crops``: (2, H, W, 3) uint8
     BGR; ``counts``: (2,) the most likely counts. Returns (2, 3) float32 Lab."""
     import cv2
 
@@ -285,14 +289,18 @@ def bar_colours(crops: np.ndarray, diameter_px: float, counts: np.ndarray) -> np
     h, w = crops.shape[1:3]
     r = max(2, int(round(diameter_px * 0.25)))
     cx = w // 2
+    sets = None if centres is None else [_weighted(np.asarray(c, np.float32)) for c in centres]
     for i, crop in enumerate(crops):
         lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
-        far = np.median(lab[h - int(diameter_px):, cx - r:cx + r + 1].reshape(-1, 3), axis=0)
-        best, best_d = np.median(lab[:int(diameter_px), cx - r:cx + r + 1].reshape(-1, 3), axis=0), -1.0
+        far = _weighted(np.median(lab[h - int(diameter_px):, cx - r:cx + r + 1].reshape(-1, 3), axis=0))
+        best, best_d = np.median(lab[:int(diameter_px), cx - r:cx + r + 1].reshape(-1, 3), axis=0), -np.inf
         reach = min(h - r, int((max(int(counts[i]), 1) + 2.5) * diameter_px))
         for y in range(int(diameter_px * 0.5), reach, max(1, int(diameter_px * 0.5))):
             m = np.median(lab[y - r:y + r + 1, cx - r:cx + r + 1].reshape(-1, 3), axis=0)
-            d = float(np.linalg.norm(_weighted(m) - _weighted(far)))
+            wm = _weighted(m)
+            d = float(np.linalg.norm(wm - far))
+            if sets is not None:
+                d -= min(float(np.linalg.norm(wm - c)) for c in sets)
             if d > best_d:
                 best, best_d = m, d
         out[i] = best
@@ -310,13 +318,6 @@ class BoardDistribution:
     bar: tuple[PointDistribution, ...]
     colours: Optional[tuple[tuple[float, ...], tuple[float, ...]]]
 
-    def bar_counts(self) -> dict[str, int]:
-        """The most likely checkers on the bar, ``{"light": n, "dark": n}``."""
-        out = {"light": 0, "dark": 0}
-        for d in self.bar:
-            if d.count:
-                out[d.colour] += d.count  # type: ignore[index]
-        return out
 
 
 def read_board(small: np.ndarray, field: Any, model: PointModel,
@@ -338,6 +339,9 @@ def read_board(small: np.ndarray, field: Any, model: PointModel,
     colours = np.concatenate([first_checker_colours(crops[:24], dh, counts[:24].argmax(1)), bar_colours(crops[24:], dh, counts[24:].argmax(1))])
     occupied = occupied_p > 0.5
     light, used = side_probabilities(colours, occupied, occupied_p, learned)
+    if used is not None and occupied[24:].any():  # the bar's checkers again, now that the sets are known
+        colours[24:] = bar_colours(crops[24:], dh, counts[24:].argmax(1), used)
+        light, used = side_probabilities(colours, occupied, occupied_p, used)
     dists = [PointDistribution(i + 1 if i < 24 else 0, tuple(float(v) for v in counts[i]), float(p[i, HIDDEN]),
                                float(light[i])) for i in range(len(crops))]
     colours_used = None if used is None else (tuple(float(v) for v in used[0]), tuple(float(v) for v in used[1]))
@@ -348,10 +352,20 @@ def read_board(small: np.ndarray, field: Any, model: PointModel,
 UNSURE_BELOW = 0.4
 
 
+def unsure(d: PointDistribution, unsure_below: float = UNSURE_BELOW) -> bool:
+    """True when a hand or an object hides the place (P(hidden) >= 0.5) or its most likely
+    count has a probability below ``unsure_below``."""
+    return d.hidden >= 0.5 or max(d.counts) < unsure_below
+
+
 def unreadable_points(board: BoardDistribution, unsure_below: float = UNSURE_BELOW) -> tuple[int, ...]:
-    """Points a hand or an object hides (P(hidden) >= 0.5) or whose most likely count has a
-    probability below ``unsure_below``."""
-    return tuple(d.point for d in board.points if d.hidden >= 0.5 or max(d.counts) < unsure_below)
+    """Points 1..24 that are :func:`unsure`."""
+    return tuple(d.point for d in board.points if unsure(d, unsure_below))
+
+
+def bar_unreadable(board: BoardDistribution, unsure_below: float = UNSURE_BELOW) -> bool:
+    """True when either half of the bar is :func:`unsure` (an arm across the bar)."""
+    return any(unsure(d, unsure_below) for d in board.bar)
 
 
 def to_checker_reading(board: BoardDistribution, field: Any, work_scale: float,
@@ -360,7 +374,8 @@ def to_checker_reading(board: BoardDistribution, field: Any, work_scale: float,
     :func:`vision.reader.build_observation` and the annotation take): the most likely count
     and colour per point; each checker placed where it most likely stands (a line from the
     point's base, squeezed to the board's middle past a full line) at ``work_scale`` of the
-    canonical field; the colour model from ``board.colours``."""
+    canonical field; the colour model from ``board.colours``. Points and halves of the bar that
+    are :func:`unsure` count no checkers; either makes the reading ``occluded``."""
     from vision.checkers import Checker, CheckerColours, CheckerReading
 
     unreadable = unreadable_points(board)
@@ -378,11 +393,17 @@ def to_checker_reading(board: BoardDistribution, field: Any, work_scale: float,
             y = g.base_y + g.direction * (dh / 2 + k * pitch)
             checkers.append(Checker(g.centre_x * work_scale, y * work_scale, (0.0, 0.0, 0.0), 1.0, d.point, colour))
     bx = 0.5 * (field.bar_x0 + field.bar_x1)
+    bar = {"light": 0, "dark": 0}
     for d, sign in zip(board.bar, (-1, 1)):
+        if unsure(d):  # a half of the bar the reading cannot vouch for counts nothing
+            continue
+        if d.count:
+            bar[d.colour] += d.count  # type: ignore[index]
         for k in range(d.count):
             y = half + sign * (dh / 2 + k * dh)
             checkers.append(Checker(bx * work_scale, y * work_scale, (0.0, 0.0, 0.0), 1.0, 0, d.colour))
     model = None if board.colours is None else CheckerColours(board.colours[0], board.colours[1])  # type: ignore[arg-type]
-    return CheckerReading(counts=counts, colours=colours, bar=board.bar_counts(), checkers=tuple(checkers),
-                          unreadable=unreadable, occluded=bool(unreadable), occluder_mask=None, colour_model=model,
+    return CheckerReading(counts=counts, colours=colours, bar=bar, checkers=tuple(checkers),
+                          unreadable=unreadable, occluded=bool(unreadable) or bar_unreadable(board),
+                          occluder_mask=None, colour_model=model,
                           halves=(), diameter=float(dw), timings_ms=dict(timings_ms or {}))

@@ -25,7 +25,8 @@ from typing import Callable, Optional, Sequence
 import numpy as np
 
 from companion.observation import Counts, CubeReading, DieReading, Observation, PointReading
-from vision.learned_checkers import BoardDistribution, PointDistribution, PointModel, read_board, to_checker_reading
+from vision.learned_checkers import (BoardDistribution, PointDistribution, PointModel, bar_unreadable, read_board,
+                                     to_checker_reading)
 from vision.point_crops import cover_boxes, small_field
 from vision.checkers import (CheckerColours, CheckerReading, CheckerSettings, dice_mask_from_boxes, read_checkers,
                              warp_for_reading)
@@ -286,7 +287,8 @@ def build_observation(reading: CheckerReading, field: Field, dice: Sequence[DieR
     for a side whose checkers all stand in one home board (points 1-6 or 19-24) with
     none on the bar, ``off`` is 15 minus those seen; otherwise zero (a checker missing
     elsewhere is more likely hidden or in a hand than borne off). Nothing is inferred
-    while a point is unreadable.
+    while a point or the bar is unreadable (``bar_unreadable``: the learned reading of a half
+    of the bar is unsure, :func:`vision.learned_checkers.bar_unreadable`).
     """
     if board is None:
         points = tuple(PointReading(p, int(reading.counts[p - 1]), reading.colours[p - 1]) for p in range(1, 25))  # type: ignore[arg-type]
@@ -299,7 +301,8 @@ def build_observation(reading: CheckerReading, field: Field, dice: Sequence[DieR
         if pr.colour:
             seen[pr.colour] += pr.count
     off = {"light": 0, "dark": 0}
-    if infer_off and not reading.unreadable:
+    bar_hidden = board is not None and bar_unreadable(board)
+    if infer_off and not reading.unreadable and not bar_hidden:
         for colour in ("light", "dark"):
             where = [pr.point for pr in points if pr.colour == colour and pr.count]
             # Checkers are borne off only once all of a side's checkers are in its home
@@ -311,7 +314,8 @@ def build_observation(reading: CheckerReading, field: Field, dice: Sequence[DieR
     off_source, off_trays = "inferred", None
     if tray is not None:
         # Per colour: the tray's count when it is sure and makes 15 with those seen.
-        used = {c: bool(tray.sure[c] and seen[c] + tray.counts[c] == CHECKERS_PER_SIDE and not reading.unreadable)
+        used = {c: bool(tray.sure[c] and seen[c] + tray.counts[c] == CHECKERS_PER_SIDE and not reading.unreadable
+                        and not bar_hidden)
                 for c in ("light", "dark")}
         if any(used.values()):
             off_counts = Counts(**{c: tray.counts[c] if used[c] else off[c] for c in ("light", "dark")})
@@ -327,7 +331,8 @@ def build_observation(reading: CheckerReading, field: Field, dice: Sequence[DieR
         off_source=off_source,
         off_trays=off_trays,
         unreadable_points=tuple(sorted(reading.unreadable)),
-        occluded=reading.occluded,
+        bar_unreadable=bar_hidden,
+        occluded=reading.occluded or bar_hidden,
         dice=tuple(dice),
         cube=cube,
         confidence=confidence,
