@@ -7,12 +7,15 @@ Usage (from the project root)::
     python benchmarks/bench_rendered_games.py --games 5 --calibrate   # the learned reader, calibrated per game
     python benchmarks/bench_rendered_games.py --games 20 --die-to-checker 0.3 --learn-dice   # dice measured per game
     python benchmarks/bench_rendered_games.py --die-to-checker 0.8     # jumbo dice (0.3: travel dice)
+    python benchmarks/bench_rendered_games.py --games 12 --style each --calibrate   # a board style per game
 
 Each game is ``companion.scripted_game.random_game(1000 + g, match_length=5,
 illegal_rate=0.3, cocked_rate=0.2, max_turns=4)`` drawn by the project's
 renderers at 1280x720 (``companion.demo.render_script``: hands over the board
 while checkers move, red dice, cocked dice leaning 30 degrees, the cube on the
-frame), with a corrupt file and a half-size frame slipped in, and run through
+frame; the board style ``--style``, default the demo's ``tournament``; ``each``: game N
+drawn in the Nth of :data:`vision.render_board.STYLES` and ``LOW_CONTRAST_STYLES`` in turn),
+with a corrupt file and a half-size frame slipped in, and run through
 ``python -m companion watch --source FOLDER --corners ... --events-jsonl -``.
 Printed: games whose decisions (verdicts, cube actions, game ends) equal the
 truth, games whose every judged event equals it, illegal plays and
@@ -33,6 +36,11 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from vision.render_board import LOW_CONTRAST_STYLES, STYLES  # noqa: E402 - after the path is set
+
+#: The rendered board styles, in the order ``--style each`` takes them.
+BOARD_STYLES = (*STYLES, *LOW_CONTRAST_STYLES)
 
 
 def first_flat_roll(script) -> int:
@@ -60,6 +68,8 @@ def main(argv: list[str] | None = None) -> int:
                              "--learn-dice: the dice's size) and watch with that profile instead of --corners")
     parser.add_argument("--die-to-checker", type=float, default=None, metavar="R",
                         help="dice whose side is R times a checker's diameter (default: the demo's, about 0.67)")
+    parser.add_argument("--style", default="tournament", choices=[*BOARD_STYLES, "each"],
+                        help="the board's style (default tournament, the demo's); each: one style per game in turn")
     args = parser.parse_args(argv)
     if args.calibrate and args.learn_dice:
         parser.error("--calibrate and --learn-dice calibrate on different frames: give one of them")
@@ -81,7 +91,8 @@ def main(argv: list[str] | None = None) -> int:
         for g in range(args.first, args.first + args.games):
             script = random_game(1000 + g, match_length=5, illegal_rate=0.3, cocked_rate=0.2, max_turns=4)
             folder = pathlib.Path(tmp) / f"game{g}"
-            render_script(script, folder, die_to_checker=args.die_to_checker)
+            style = BOARD_STYLES[g % len(BOARD_STYLES)] if args.style == "each" else args.style
+            render_script(script, folder, die_to_checker=args.die_to_checker, style=style)
             frames = sorted(folder.glob("frame*.jpg"))
             (folder / "frame00002a.jpg").write_bytes(b"\xff\xd8 this is not a picture")
             cv2.imwrite(str(folder / "frame00003a.jpg"), cv2.resize(cv2.imread(str(frames[3])), (480, 270)))
@@ -131,10 +142,10 @@ def main(argv: list[str] | None = None) -> int:
             totals["decisions_equal"] += decisions_equal
             totals["all_events_equal"] += got == expected
             if not decisions_equal:
-                differing.append(f"game {g} (seed {1000 + g})")
+                differing.append(f"game {g} (seed {1000 + g}, {style})")
             if got != expected:
                 k = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b), min(len(got), len(expected)))
-                all_differ.append({"game": g, "seed": 1000 + g, "index": k, "got": got[k:k + 2],
+                all_differ.append({"game": g, "seed": 1000 + g, "style": style, "index": k, "got": got[k:k + 2],
                                    "expected": expected[k:k + 2]})
             ill = sum(1 for e in expected if e.get("verdict") == "illegal")
             acc = sum(1 for e in got if e.get("verdict") == "illegal")
@@ -154,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
                     else:
                         totals["cocked_caught"] += 1
             totals["cocked_expected"] += sum(1 for e in expected if e["type"] == "cocked_dice")
-            print(f"game {g}: decisions {'equal' if decisions_equal else 'DIFFER'}, "
+            print(f"game {g} ({style}): decisions {'equal' if decisions_equal else 'DIFFER'}, "
                   f"all events {'equal' if got == expected else 'differ'}", flush=True)
     totals["watch_ms_per_frame"] = round(1000.0 * totals.pop("watch_seconds") / max(1, totals["frames"]), 1)
     totals["games_whose_decisions_differ"] = differing

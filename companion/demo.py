@@ -148,11 +148,13 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
 
 
 def render_script(script: Script, folder: pathlib.Path, fps: float = DEMO_FPS, size: tuple[int, int] = DEMO_SIZE,
-                  layout: TableLayout = DEMO_LAYOUT, quality: int = 88, die_to_checker: Optional[float] = None) -> int:
+                  layout: TableLayout = DEMO_LAYOUT, quality: int = 88, die_to_checker: Optional[float] = None,
+                  style: str = "tournament") -> int:
     """Write every frame of ``script`` into ``folder`` as ``frame00000.jpg``...
     (one render per distinct still scene, one per frame while a hand moves;
     repeats are hard links, or copies where links are not possible). Returns
-    the number of frames. ``die_to_checker``: the dice's size (:func:`render_scene`)."""
+    the number of frames. ``die_to_checker``: the dice's size; ``style``: the board's
+    (:func:`render_scene`)."""
     import cv2
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -168,7 +170,7 @@ def render_script(script: Script, folder: pathlib.Path, fps: float = DEMO_FPS, s
                 except OSError:
                     shutil.copyfile(rendered[key], path)
             else:
-                image = render_scene(scene, layout, size, seed=len(rendered), die_to_checker=die_to_checker)
+                image = render_scene(scene, layout, size, seed=len(rendered), style=style, die_to_checker=die_to_checker)
                 if not cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, quality]):
                     raise OSError(f"cannot write {path}")
                 rendered[key] = path

@@ -3,8 +3,9 @@
 :func:`annotate` draws the field's outline and bar, every point's number, the count
 and colour read on it (``3L`` = three light, ``2D`` = two dark), each checker found
 (a ring: white for light, black for dark), unreadable points crossed out in red,
-the bar's checkers, the borne-off counts with where they came from (``trays``,
-``mixed`` or ``inferred``) and the bear-off tray's outline (blue) when it was read.
+the bar's checkers ("?" after them when the bar is unreadable), the borne-off counts
+with where they came from (``trays``, ``mixed`` or ``inferred``) and the bear-off
+tray's outline (blue) when it was read.
 :func:`compare_labels` adds the expected counts where they
 differ, for the evaluation's pictures of misreads.
 """
@@ -79,7 +80,7 @@ def annotate(image_bgr: np.ndarray, field: Field, obs: Observation, reading: Opt
             q = np.round(quad).astype(np.int32)
             cv2.line(out, tuple(q[0]), tuple(q[2]), (0, 0, 255), thick, cv2.LINE_AA)
             cv2.line(out, tuple(q[1]), tuple(q[3]), (0, 0, 255), thick, cv2.LINE_AA)
-    bar_text = f"bar L{obs.bar.light} D{obs.bar.dark}"
+    bar_text = f"bar L{obs.bar.light} D{obs.bar.dark}" + (" ?" if obs.bar_unreadable else "")
     _text(out, bar_text, bar[0] + np.array([0, -8 * font * 2]), font, (0, 200, 255), thick)
     trays = trays or TraySettings()
     if obs.off_source != "inferred" or obs.off_trays is not None:
