@@ -8,6 +8,7 @@ Usage (from the project root)::
     python benchmarks/bench_rendered_games.py --games 20 --die-to-checker 0.3 --learn-dice   # dice measured per game
     python benchmarks/bench_rendered_games.py --die-to-checker 0.8     # jumbo dice (0.3: travel dice)
     python benchmarks/bench_rendered_games.py --games 12 --style each --calibrate   # a board style per game
+    python benchmarks/bench_rendered_games.py --games 12 --style each --camera varied --calibrate  # and a camera
 
 Each game is ``companion.scripted_game.random_game(1000 + g, match_length=5,
 illegal_rate=0.3, cocked_rate=0.2, max_turns=4)`` drawn by the project's
@@ -20,7 +21,10 @@ with a corrupt file and a half-size frame slipped in, and run through
 Printed: games whose decisions (verdicts, cube actions, game ends) equal the
 truth, games whose every judged event equals it, illegal plays and
 accusations, false accusations, rolls seen, cocked rolls caught and missed,
-bad frames survived, and the wall time per frame.
+bad frames survived, and the wall time per frame; then the still frames read one by one as
+``companion read`` reads them (each still scene without a hand, with the game's profile when one
+was made): frames with every point and the bar right, points right, and frames of flat dice whose
+values are read exactly (:func:`still_frames`).
 """
 
 from __future__ import annotations
@@ -54,6 +58,68 @@ def first_flat_roll(script) -> int:
     raise ValueError("no frame with a flat roll in this game")
 
 
+def game_camera(seed: int):
+    """``(pose, lighting)`` of ``--camera varied`` for the game of ``seed``: a camera above the
+    board tilted (keystone up to 0.12), turned up to 4 degrees, at 0.74-0.86 of the frame's
+    height, off centre; light 0.8-1.15 bright with a gradient, soft shadows, blur up to 1 pixel
+    and sensor noise."""
+    import numpy as np
+
+    from companion.demo import DEMO_SIZE
+    from vision.render_board import CameraPose, Lighting
+
+    rng = np.random.default_rng(seed)
+    pose = CameraPose.looking_down(image_size=DEMO_SIZE, scale=float(rng.uniform(0.74, 0.86)),
+                                   tilt=float(rng.uniform(-0.12, 0.12)), turn_deg=float(rng.uniform(-4, 4)),
+                                   shift=(float(rng.uniform(-40, 40)), float(rng.uniform(-10, 10))))
+    lighting = Lighting(brightness=float(rng.uniform(0.8, 1.15)), gradient=float(rng.uniform(0, 0.35)),
+                        gradient_deg=float(rng.uniform(0, 360)), shadows=float(rng.uniform(0.3, 0.6)),
+                        blur=float(rng.uniform(0, 1.0)), noise=float(rng.uniform(1, 4)))
+    return pose, lighting
+
+
+def still_frames(script, folder: pathlib.Path, profile: pathlib.Path | None, layout, corners: str) -> dict[str, int]:
+    """Each still scene of ``script`` without a hand (its first frame in ``folder``) read as
+    ``companion read`` reads it (with ``profile``, else ``corners``; the dice plug-in
+    with the profile's dice), against the scene's truth. Returns counts: ``frames``,
+    ``frames_right`` (every point and the bar), ``points``, ``points_right`` (count and colour),
+    ``frames_with_dice`` (flat dice only: every die flat), ``dice_exact`` (the dice's values
+    read exactly, none called cocked)."""
+    from companion.table import signed_to_points
+    from vision.dice_plugin import DicePlugin
+    from vision.profile import load_profile
+    from vision.reader import BoardReader, load_image
+    from vision.registration import field_from_corners, parse_corners
+
+    out = dict(frames=0, frames_right=0, points=0, points_right=0, frames_with_dice=0, dice_exact=0)
+    reader = None
+    index = 0
+    for scene in script.scenes:
+        first, index = index, index + scene.frames
+        if scene.hand:
+            continue
+        image = load_image(folder / f"frame{first:05d}.jpg")
+        if reader is None:
+            size = (image.shape[1], image.shape[0])
+            prof = load_profile(profile) if profile else None
+            reader = (BoardReader.from_profile(prof, size) if prof else
+                      BoardReader(field=field_from_corners(parse_corners(corners), size)))
+            plugin = DicePlugin(dice_sets=prof.dice_sets if prof else None, die_scale=prof.die_scale if prof else None)
+            reader.dice_reader, reader.cube_reader = plugin.dice, plugin.cube
+        obs = reader.read(image)
+        points, bar, _ = signed_to_points(scene.board, 0, layout)
+        right = sum(p.count == o.count and (p.count == 0 or p.colour == o.colour) for p, o in zip(points, obs.points))
+        out["frames"] += 1
+        out["points"] += 24
+        out["points_right"] += right
+        out["frames_right"] += right == 24 and (obs.bar.light, obs.bar.dark) == (bar.light, bar.dark)
+        if scene.dice and not any(d.cocked for d in scene.dice):
+            out["frames_with_dice"] += 1
+            out["dice_exact"] += (sorted(d.value for d in obs.dice) == sorted(d.value for d in scene.dice)
+                                  and not any(d.cocked for d in obs.dice))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="rendered games through companion watch")
     parser.add_argument("--games", type=int, default=20)
@@ -70,6 +136,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="dice whose side is R times a checker's diameter (default: the demo's, about 0.67)")
     parser.add_argument("--style", default="tournament", choices=[*BOARD_STYLES, "each"],
                         help="the board's style (default tournament, the demo's); each: one style per game in turn")
+    parser.add_argument("--camera", default="demo", choices=["demo", "varied"],
+                        help="demo: the demo's camera and even light; varied: each game its own camera (tilt, turn, "
+                             "distance) and light (gradient, blur, noise), drawn from the game's seed")
     args = parser.parse_args(argv)
     if args.calibrate and args.learn_dice:
         parser.error("--calibrate and --learn-dice calibrate on different frames: give one of them")
@@ -82,7 +151,9 @@ def main(argv: list[str] | None = None) -> int:
     totals = {"games": args.games, "decisions_equal": 0, "all_events_equal": 0, "illegal_plays": 0,
               "accusations": 0, "false_accusations": 0, "missed_illegal": 0, "verdicts": 0,
               "rolls_expected": 0, "rolls_seen": 0, "cocked_expected": 0, "cocked_caught": 0,
-              "cocked_taken_back_as_reroll": 0, "bad_frames_reported": 0, "frames": 0, "watch_seconds": 0.0}
+              "cocked_taken_back_as_reroll": 0, "bad_frames_reported": 0, "frames": 0, "watch_seconds": 0.0,
+              "still_frames": 0, "still_frames_right": 0, "still_points": 0, "still_points_right": 0,
+              "still_frames_with_flat_dice": 0, "still_dice_exact": 0}
     differing = []
     all_differ = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -92,16 +163,18 @@ def main(argv: list[str] | None = None) -> int:
             script = random_game(1000 + g, match_length=5, illegal_rate=0.3, cocked_rate=0.2, max_turns=4)
             folder = pathlib.Path(tmp) / f"game{g}"
             style = BOARD_STYLES[g % len(BOARD_STYLES)] if args.style == "each" else args.style
-            render_script(script, folder, die_to_checker=args.die_to_checker, style=style)
+            pose, lighting = game_camera(1000 + g) if args.camera == "varied" else (None, None)
+            render_script(script, folder, die_to_checker=args.die_to_checker, style=style, pose=pose, lighting=lighting)
             frames = sorted(folder.glob("frame*.jpg"))
             (folder / "frame00002a.jpg").write_bytes(b"\xff\xd8 this is not a picture")
             cv2.imwrite(str(folder / "frame00003a.jpg"), cv2.resize(cv2.imread(str(frames[3])), (480, 270)))
             env = dict(os.environ, PYTHONPATH=str(ROOT))
-            board = ["--corners", demo_corners_arg()]
+            corners = demo_corners_arg(pose=pose)
+            board = ["--corners", corners]
             if args.calibrate:
                 profile = pathlib.Path(tmp) / f"game{g}.json"
                 c = subprocess.run([sys.executable, "-m", "companion", "calibrate", str(frames[0]),
-                                    f"--corners={demo_corners_arg()}", "--learn", "opening", "--out", str(profile)],
+                                    f"--corners={corners}", "--learn", "opening", "--out", str(profile)],
                                    cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
                 if c.returncode != 0:
                     differing.append(f"game {g}: calibration refused: {c.stderr.strip()[-300:]}")
@@ -115,12 +188,17 @@ def main(argv: list[str] | None = None) -> int:
                     differing.append(f"game {g}: {exc}")
                     continue
                 c = subprocess.run([sys.executable, "-m", "companion", "calibrate", str(shown),
-                                    f"--corners={demo_corners_arg()}", "--learn", "none", "--learn-dice",
+                                    f"--corners={corners}", "--learn", "none", "--learn-dice",
                                     "--out", str(profile)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
                 if c.returncode != 0:
                     differing.append(f"game {g}: calibration refused: {c.stderr.strip()[-300:]}")
                     continue
                 board = ["--calibration", str(profile)]
+            still = still_frames(script, folder, profile if args.calibrate or args.learn_dice else None, DEMO_LAYOUT,
+                                 corners)
+            for k, v in still.items():
+                totals[{"frames_with_dice": "still_frames_with_flat_dice", "dice_exact": "still_dice_exact"}.get(
+                    k, f"still_{k}")] += v
             t = time.perf_counter()
             r = subprocess.run(
                 [sys.executable, "-m", "companion", "watch", "--no-web", "--keyboard", "off", "--source", str(folder),

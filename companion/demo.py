@@ -69,9 +69,10 @@ def demo_pose(size: tuple[int, int] = DEMO_SIZE):
     return CameraPose.looking_down(image_size=size, scale=0.8)
 
 
-def demo_corners_arg(size: tuple[int, int] = DEMO_SIZE) -> str:
-    """The demo camera's field corners as a ``--corners`` argument."""
-    return ",".join(f"{v:.2f}" for xy in demo_pose(size).corners for v in xy)
+def demo_corners_arg(size: tuple[int, int] = DEMO_SIZE, pose: Any = None) -> str:
+    """The demo camera's field corners (or ``pose``'s, a ``vision.render_board.CameraPose``)
+    as a ``--corners`` argument."""
+    return ",".join(f"{v:.2f}" for xy in (pose or demo_pose(size)).corners for v in xy)
 
 
 def _cache_root() -> pathlib.Path:
@@ -82,18 +83,22 @@ def _cache_root() -> pathlib.Path:
 
 
 def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[int, int] = DEMO_SIZE,
-                 seed: int = 0, style: str = "tournament", die_to_checker: Optional[float] = None) -> Any:
+                 seed: int = 0, style: str = "tournament", die_to_checker: Optional[float] = None,
+                 pose: Any = None, lighting: Any = None) -> Any:
     """One frame of ``scene``: (H, W, 3) uint8 BGR, ``size`` (width, height) pixels.
     The board, checkers and hands by ``vision.render_board``; the dice (cocked
     dice lean 30 degrees; red, the top player's white when the dice have owners;
     a die with no half on the frame left of the field) and the cube by
-    ``vision.render_dice``. ``die_to_checker``: the dice's side over a checker's
+    ``vision.render_dice``. ``style``: a ``vision.render_board`` style name (raises
+    ``KeyError`` for another); ``die_to_checker``: the dice's side over a checker's
     diameter (0.3 travel dice .. 0.8 jumbo dice); None: 1/20 of the field's width
-    (about 0.67); the cube keeps its size."""
+    (about 0.67); the cube keeps its size. ``pose``: the camera
+    (``vision.render_board.CameraPose``, default :func:`demo_pose`); ``lighting``: a
+    ``vision.render_board.Lighting`` (default: even light, soft shadows)."""
     import numpy as np
 
     from vision.registration import FIELD_HEIGHT, FIELD_WIDTH
-    from vision.render_board import STYLES, BoardState, Hand, Lighting, render_board
+    from vision.render_board import LOW_CONTRAST_STYLES, STYLES, BoardState, Hand, Lighting, render_board
     from vision.render_dice import DIE_STYLES, draw_cube, draw_die
 
     points, bar, off = signed_to_points(scene.board, 0, layout)
@@ -106,9 +111,10 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
     hands = ()
     if scene.hand:
         hands = (Hand(at=(rng.uniform(0.25, 0.75), rng.uniform(0.35, 0.65)), from_edge=rng.choice(("bottom", "top"))),)
-    pose = demo_pose(size)
+    pose = pose or demo_pose(size)
+    lighting = lighting or Lighting(shadows=0.4)
     # dice and cube go under the hands: draw the board without hands first
-    board = render_board(state, style=style, pose=pose, lighting=Lighting(shadows=0.4), seed=seed)
+    board = render_board(state, style=style, pose=pose, lighting=lighting, seed=seed)
     image = board.image.copy()
     h = board.field_to_image
 
@@ -122,7 +128,7 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
     if die_to_checker is None:
         die_px = field_px * 0.05
     else:
-        geometry = STYLES[style].geometry
+        geometry = {**STYLES, **LOW_CONTRAST_STYLES}[style].geometry
         die_px = die_to_checker * field_px * (1 - geometry.bar_width) / 12 * geometry.checker_diameter
     red = next((s for s in DIE_STYLES if s.name == "red"), DIE_STYLES[0])  # precision dice, clear on a light field
     white = next((s for s in DIE_STYLES if s.name == "white"), DIE_STYLES[0])
@@ -141,7 +147,7 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
     fy = {"centre": 0.5, "top": 0.1, "bottom": 0.9}[place]
     draw_cube(image, to_image(-0.058, fy), cube_px, value)
     if hands:
-        with_hands = render_board(state, style=style, pose=pose, lighting=Lighting(shadows=0.4), hands=hands, seed=seed)
+        with_hands = render_board(state, style=style, pose=pose, lighting=lighting, hands=hands, seed=seed)
         mask = with_hands.hand_mask
         image[mask] = with_hands.image[mask]
     return image
@@ -149,12 +155,12 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
 
 def render_script(script: Script, folder: pathlib.Path, fps: float = DEMO_FPS, size: tuple[int, int] = DEMO_SIZE,
                   layout: TableLayout = DEMO_LAYOUT, quality: int = 88, die_to_checker: Optional[float] = None,
-                  style: str = "tournament") -> int:
+                  style: str = "tournament", pose: Any = None, lighting: Any = None) -> int:
     """Write every frame of ``script`` into ``folder`` as ``frame00000.jpg``...
     (one render per distinct still scene, one per frame while a hand moves;
     repeats are hard links, or copies where links are not possible). Returns
-    the number of frames. ``die_to_checker``: the dice's size; ``style``: the board's
-    (:func:`render_scene`)."""
+    the number of frames. ``die_to_checker``, ``style``, ``pose`` and ``lighting``: as
+    :func:`render_scene`."""
     import cv2
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -170,7 +176,8 @@ def render_script(script: Script, folder: pathlib.Path, fps: float = DEMO_FPS, s
                 except OSError:
                     shutil.copyfile(rendered[key], path)
             else:
-                image = render_scene(scene, layout, size, seed=len(rendered), style=style, die_to_checker=die_to_checker)
+                image = render_scene(scene, layout, size, seed=len(rendered), style=style, die_to_checker=die_to_checker,
+                                     pose=pose, lighting=lighting)
                 if not cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, quality]):
                     raise OSError(f"cannot write {path}")
                 rendered[key] = path
