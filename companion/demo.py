@@ -84,7 +84,7 @@ def _cache_root() -> pathlib.Path:
 
 def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[int, int] = DEMO_SIZE,
                  seed: int = 0, style: str = "tournament", die_to_checker: Optional[float] = None,
-                 pose: Any = None, lighting: Any = None) -> Any:
+                 pose: Any = None, lighting: Any = None, dice_scatter: Optional[int] = None) -> Any:
     """One frame of ``scene``: (H, W, 3) uint8 BGR, ``size`` (width, height) pixels.
     The board, checkers and hands by ``vision.render_board``; the dice (cocked
     dice lean 30 degrees; red, the top player's white when the dice have owners;
@@ -94,7 +94,10 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
     diameter (0.3 travel dice .. 0.8 jumbo dice); None: 1/20 of the field's width
     (about 0.67); the cube keeps its size. ``pose``: the camera
     (``vision.render_board.CameraPose``, default :func:`demo_pose`); ``lighting``: a
-    ``vision.render_board.Lighting`` (default: even light, soft shadows)."""
+    ``vision.render_board.Lighting`` (default: even light, soft shadows). ``dice_scatter``: a
+    seed; the dice of a half then lie where a throw leaves them, anywhere in that half clear of
+    the bar (on the points, on checkers, against each other), at any turn, the same for every
+    scene showing the same dice (None: side by side on the half's middle line)."""
     import numpy as np
 
     from vision.registration import FIELD_HEIGHT, FIELD_WIDTH
@@ -132,13 +135,18 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
         die_px = die_to_checker * field_px * (1 - geometry.bar_width) / 12 * geometry.checker_diameter
     red = next((s for s in DIE_STYLES if s.name == "red"), DIE_STYLES[0])  # precision dice, clear on a light field
     white = next((s for s in DIE_STYLES if s.name == "white"), DIE_STYLES[0])
-    for d in scene.dice:
+    thrown = _thrown_dice(scene.dice, dice_scatter, die_px / field_px) if dice_scatter is not None else {}
+    for i, d in enumerate(scene.dice):
+        yaw = 17.0 + 29.0 * d.slot + 7 * d.value
         if d.half is None:  # on the frame left of the field, at the owner's end (clear of the cube)
             at = to_image(-0.058, (0.22 if d.owner == "top" else 0.66) + 0.12 * d.slot)
+        elif i in thrown:
+            (fx, fy), yaw = thrown[i]
+            at = to_image(fx, fy)
         else:
             at = to_image((0.70 if d.half == "right" else 0.20) + 0.10 * d.slot, 0.5)
         # two sets when the dice have owners: the bottom player's red, the top player's white
-        draw_die(image, at, die_px, d.value, yaw_deg=17.0 + 29.0 * d.slot + 7 * d.value,
+        draw_die(image, at, die_px, d.value, yaw_deg=yaw,
                  tilt_deg=30.0 if d.cocked else 0.0, tilt_dir_deg=40.0, style=white if d.owner == "top" else red)
     # the cube lies on the frame left of the playing field (clear of the bar's
     # checkers and of the borne-off trays on the right): middle when centred,
@@ -153,14 +161,35 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
     return image
 
 
+def _thrown_dice(dice: tuple[DieSpec, ...], seed: int, side: float) -> dict[int, tuple[tuple[float, float], float]]:
+    """Where thrown dice lie: ``{index in dice: ((fx, fy) field fractions, yaw degrees)}`` for
+    each die on a half. ``side``: a die's side over the field's width. Each die lands anywhere
+    in its half clear of the bar and the frame, at least a side from the other dice's centres
+    (their diagonal: two dice may touch, never overlap); drawn from ``seed`` and the dice alone (stable from scene to scene)."""
+    digest = hashlib.sha1(repr((seed, dice)).encode()).digest()
+    rng = random.Random(int.from_bytes(digest[:8], "big"))
+    out: dict[int, tuple[tuple[float, float], float]] = {}
+    for i, d in enumerate(dice):
+        if d.half is None:
+            continue
+        lo, hi = (0.58, 0.95) if d.half == "right" else (0.05, 0.42)
+        for _ in range(50):
+            at = (rng.uniform(lo, hi), rng.uniform(0.08, 0.92))
+            if all(((at[0] - o[0]) ** 2 + ((at[1] - o[1]) / 1.08) ** 2) ** 0.5 >= side * 1.45 for o, _ in out.values()):
+                break
+        out[i] = (at, rng.uniform(0.0, 90.0))
+    return out
+
+
 def render_script(script: Script, folder: pathlib.Path, fps: float = DEMO_FPS, size: tuple[int, int] = DEMO_SIZE,
                   layout: TableLayout = DEMO_LAYOUT, quality: int = 88, die_to_checker: Optional[float] = None,
-                  style: str = "tournament", pose: Any = None, lighting: Any = None) -> int:
+                  style: str = "tournament", pose: Any = None, lighting: Any = None,
+                  dice_scatter: Optional[int] = None) -> int:
     """Write every frame of ``script`` into ``folder`` as ``frame00000.jpg``...
     (one render per distinct still scene, one per frame while a hand moves;
     repeats are hard links, or copies where links are not possible). Returns
-    the number of frames. ``die_to_checker``, ``style``, ``pose`` and ``lighting``: as
-    :func:`render_scene`."""
+    the number of frames. ``die_to_checker``, ``style``, ``pose``, ``lighting`` and
+    ``dice_scatter``: as :func:`render_scene`."""
     import cv2
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -177,7 +206,7 @@ def render_script(script: Script, folder: pathlib.Path, fps: float = DEMO_FPS, s
                     shutil.copyfile(rendered[key], path)
             else:
                 image = render_scene(scene, layout, size, seed=len(rendered), style=style, die_to_checker=die_to_checker,
-                                     pose=pose, lighting=lighting)
+                                     pose=pose, lighting=lighting, dice_scatter=dice_scatter)
                 if not cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, quality]):
                     raise OSError(f"cannot write {path}")
                 rendered[key] = path

@@ -319,7 +319,6 @@ class BoardDistribution:
     colours: Optional[tuple[tuple[float, ...], tuple[float, ...]]]
 
 
-
 def read_board(small: np.ndarray, field: Any, model: PointModel,
                learned: Optional[tuple[Sequence[float], Sequence[float]]] = None) -> BoardDistribution:
     """Read the points and the bar of one frame.
