@@ -1,0 +1,46 @@
+"""Frames drawn for scripted games (companion.demo.render_scene): other boards, cameras and
+dice thrown anywhere, as the rendered-games benchmark draws them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.demo import DEMO_LAYOUT, _thrown_dice, render_scene
+from companion.scripted_game import DieSpec, Scene
+from companion.table import START_SIGNED
+from vision.dice_plugin import DicePlugin
+from vision.reader import BoardReader
+from vision.registration import field_from_corners
+from vision.render_board import CameraPose, Lighting
+
+
+def test_thrown_dice_land_in_their_half_clear_of_each_other_and_stay_put():
+    dice = (DieSpec(3, "right"), DieSpec(5, "right", slot=1))
+    side = 0.035
+    spots = {seed: _thrown_dice(dice, seed, side) for seed in range(40)}
+    assert all(_thrown_dice(dice, seed, side) == spots[seed] for seed in range(40))  # the same from scene to scene
+    assert len({tuple(s[0][0]) for s in spots.values()}) == 40  # and elsewhere in another game
+    for s in spots.values():
+        (a, _), (b, _) = s[0], s[1]
+        assert all(0.58 <= p[0] <= 0.95 and 0.08 <= p[1] <= 0.92 for p in (a, b))  # clear of the bar
+        assert np.hypot(a[0] - b[0], (a[1] - b[1]) / 1.08) >= side * 1.45  # never one over the other
+    left = _thrown_dice((DieSpec(2, "left"), DieSpec(6, None)), 7, side)
+    assert list(left) == [0] and 0.05 <= left[0][0][0] <= 0.42  # a die off the field keeps its place
+
+
+def test_a_scene_on_another_board_and_camera_reads_back():
+    """The ivory board under a tilted, turned camera with uneven light, the dice thrown: read
+    with the camera's corners, the opening position and both dice come back."""
+    pose = CameraPose.looking_down(scale=0.8, tilt=0.1, turn_deg=3, shift=(30, 0))
+    light = Lighting(brightness=0.9, gradient=0.3, gradient_deg=40, shadows=0.5, blur=0.6, noise=3)
+    scene = Scene(START_SIGNED, (DieSpec(4, "right"), DieSpec(1, "right", slot=1)))
+    image = render_scene(scene, DEMO_LAYOUT, style="ivory", pose=pose, lighting=light, dice_scatter=3)
+    assert image.shape == (720, 1280, 3)
+    reader = BoardReader(field=field_from_corners(np.array(pose.corners), pose.image_size))
+    plugin = DicePlugin()
+    reader.dice_reader, reader.cube_reader = plugin.dice, plugin.cube
+    obs = reader.read(image)
+    light_side = DEMO_LAYOUT.colours[0]
+    signed = [(1 if p.colour == light_side else -1) * p.count for p in obs.points]
+    assert signed == list(START_SIGNED[1:25])
+    assert sorted(d.value for d in obs.dice) == [1, 4] and not any(d.cocked for d in obs.dice)
