@@ -66,26 +66,6 @@ def unordered_rolls(events: list[dict]) -> list[dict]:
             for e in events]
 
 
-def game_camera(seed: int):
-    """``(pose, lighting)`` of ``--camera varied`` for the game of ``seed``: a camera above the
-    board tilted (keystone up to 0.12), turned up to 4 degrees, at 0.74-0.86 of the frame's
-    height, off centre; light 0.8-1.15 bright with a gradient, soft shadows, blur up to 1 pixel
-    and sensor noise."""
-    import numpy as np
-
-    from companion.demo import DEMO_SIZE
-    from vision.render_board import CameraPose, Lighting
-
-    rng = np.random.default_rng(seed)
-    pose = CameraPose.looking_down(image_size=DEMO_SIZE, scale=float(rng.uniform(0.74, 0.86)),
-                                   tilt=float(rng.uniform(-0.12, 0.12)), turn_deg=float(rng.uniform(-4, 4)),
-                                   shift=(float(rng.uniform(-40, 40)), float(rng.uniform(-10, 10))))
-    lighting = Lighting(brightness=float(rng.uniform(0.8, 1.15)), gradient=float(rng.uniform(0, 0.35)),
-                        gradient_deg=float(rng.uniform(0, 360)), shadows=float(rng.uniform(0.3, 0.6)),
-                        blur=float(rng.uniform(0, 1.0)), noise=float(rng.uniform(1, 4)))
-    return pose, lighting
-
-
 def still_frames(script, folder: pathlib.Path, profile: pathlib.Path | None, layout, corners: str) -> dict[str, int]:
     """Each still scene of ``script`` without a hand (its first frame in ``folder``) read as
     ``companion read`` reads it (with ``profile``, else ``corners``; the dice plug-in
@@ -156,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import cv2
 
-    from companion.demo import DEMO_LAYOUT, demo_corners_arg, render_script
+    from companion.demo import DEMO_LAYOUT, demo_corners_arg, game_camera, render_script
     from companion.scripted_game import comparable, expected_comparable, random_game, verdict_stream
 
     totals = {"games": args.games, "decisions_equal": 0, "all_events_equal": 0, "illegal_plays": 0,

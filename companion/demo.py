@@ -75,6 +75,26 @@ def demo_corners_arg(size: tuple[int, int] = DEMO_SIZE, pose: Any = None) -> str
     return ",".join(f"{v:.2f}" for xy in (pose or demo_pose(size)).corners for v in xy)
 
 
+def game_camera(seed: int):
+    """``(pose, lighting)`` (``vision.render_board.CameraPose``, ``Lighting``) of a camera of its
+    own for the game of ``seed``, as the rendered-games benchmark's ``--camera varied`` draws
+    them: above the board, tilted (keystone up to 0.12), turned up to 4 degrees, the field
+    0.74-0.86 of the frame's height, off centre; light 0.8-1.15 bright with a gradient, soft
+    shadows, blur up to 1 pixel and sensor noise."""
+    import numpy as np
+
+    from vision.render_board import CameraPose, Lighting
+
+    rng = np.random.default_rng(seed)
+    pose = CameraPose.looking_down(image_size=DEMO_SIZE, scale=float(rng.uniform(0.74, 0.86)),
+                                   tilt=float(rng.uniform(-0.12, 0.12)), turn_deg=float(rng.uniform(-4, 4)),
+                                   shift=(float(rng.uniform(-40, 40)), float(rng.uniform(-10, 10))))
+    lighting = Lighting(brightness=float(rng.uniform(0.8, 1.15)), gradient=float(rng.uniform(0, 0.35)),
+                        gradient_deg=float(rng.uniform(0, 360)), shadows=float(rng.uniform(0.3, 0.6)),
+                        blur=float(rng.uniform(0, 1.0)), noise=float(rng.uniform(1, 4)))
+    return pose, lighting
+
+
 def _cache_root() -> pathlib.Path:
     env = os.environ.get("COMPANION_CACHE")
     if env:
@@ -84,7 +104,8 @@ def _cache_root() -> pathlib.Path:
 
 def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[int, int] = DEMO_SIZE,
                  seed: int = 0, style: str = "tournament", die_to_checker: Optional[float] = None,
-                 pose: Any = None, lighting: Any = None, dice_scatter: Optional[int] = None) -> Any:
+                 pose: Any = None, lighting: Any = None, dice_scatter: Optional[int] = None,
+                 thrown: Optional[dict] = None) -> Any:
     """One frame of ``scene``: (H, W, 3) uint8 BGR, ``size`` (width, height) pixels.
     The board, checkers and hands by ``vision.render_board``; the dice (cocked
     dice lean 30 degrees; red, the top player's white when the dice have owners;
@@ -95,9 +116,11 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
     (about 0.67); the cube keeps its size. ``pose``: the camera
     (``vision.render_board.CameraPose``, default :func:`demo_pose`); ``lighting``: a
     ``vision.render_board.Lighting`` (default: even light, soft shadows). ``dice_scatter``: a
-    seed; the dice of a half then lie where a throw leaves them, anywhere in that half clear of
-    the bar (on the points, on checkers, against each other), at any turn, the same for every
-    scene showing the same dice (None: side by side on the half's middle line)."""
+    seed; the dice of a half then lie where a throw leaves them (:func:`_thrown_dice`: anywhere
+    in that half clear of the bar, on the points, flat on top of a checker, against each other,
+    at any turn; None: side by side on the half's middle line). ``thrown``: where the dice of
+    each throw lie, kept across scenes (``dice_scatter`` -> spots), so that dice stay put while
+    checkers move around them."""
     import numpy as np
 
     from vision.registration import FIELD_HEIGHT, FIELD_WIDTH
@@ -135,13 +158,23 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
         die_px = die_to_checker * field_px * (1 - geometry.bar_width) / 12 * geometry.checker_diameter
     red = next((s for s in DIE_STYLES if s.name == "red"), DIE_STYLES[0])  # precision dice, clear on a light field
     white = next((s for s in DIE_STYLES if s.name == "white"), DIE_STYLES[0])
-    thrown = _thrown_dice(scene.dice, dice_scatter, die_px / field_px) if dice_scatter is not None else {}
+    spots: dict = {}
+    if dice_scatter is not None:
+        thrown = {} if thrown is None else thrown
+        if dice_scatter not in thrown:  # the throw lands among the checkers of the scene it first shows in
+            inv = np.linalg.inv(h)
+            at = np.array([[x, y, 1.0] for x, y, _, p in board.checkers if 1 <= p <= 24]).reshape(-1, 3) @ inv.T
+            centres = np.column_stack([at[:, 0] / at[:, 2] / FIELD_WIDTH, at[:, 1] / at[:, 2] / FIELD_HEIGHT])
+            geometry = {**STYLES, **LOW_CONTRAST_STYLES}[style].geometry
+            radius = 0.5 * (1 - geometry.bar_width) / 12 * geometry.checker_diameter
+            thrown[dice_scatter] = _thrown_dice(scene.dice, dice_scatter, die_px / field_px, centres, radius)
+        spots = thrown[dice_scatter]
     for i, d in enumerate(scene.dice):
         yaw = 17.0 + 29.0 * d.slot + 7 * d.value
         if d.half is None:  # on the frame left of the field, at the owner's end (clear of the cube)
             at = to_image(-0.058, (0.22 if d.owner == "top" else 0.66) + 0.12 * d.slot)
-        elif i in thrown:
-            (fx, fy), yaw = thrown[i]
+        elif i in spots:
+            (fx, fy), yaw = spots[i]
             at = to_image(fx, fy)
         else:
             at = to_image((0.70 if d.half == "right" else 0.20) + 0.10 * d.slot, 0.5)
@@ -161,21 +194,32 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
     return image
 
 
-def _thrown_dice(dice: tuple[DieSpec, ...], seed: int, side: float) -> dict[int, tuple[tuple[float, float], float]]:
+def _thrown_dice(dice: tuple[DieSpec, ...], seed: int, side: float, checkers: Any = (),
+                 radius: float = 0.0) -> dict[int, tuple[tuple[float, float], float]]:
     """Where thrown dice lie: ``{index in dice: ((fx, fy) field fractions, yaw degrees)}`` for
-    each die on a half. ``side``: a die's side over the field's width. Each die lands anywhere
-    in its half clear of the bar and the frame, at least a side from the other dice's centres
-    (their diagonal: two dice may touch, never overlap); drawn from ``seed`` and the dice alone (stable from scene to scene)."""
+    each die on a half. ``side``: a die's side over the field's width; ``checkers``: (N, 2)
+    checker centres in field fractions; ``radius``: a checker's radius over the field's width.
+    Each die lies flat, so it lands anywhere in its half clear of the bar, the frame and every
+    checker, or on top of a checker (its centre within half a radius of the checker's), and at
+    least its diagonal from the other dice's centres (two dice may touch, never overlap); drawn
+    from ``seed`` and the dice."""
     digest = hashlib.sha1(repr((seed, dice)).encode()).digest()
     rng = random.Random(int.from_bytes(digest[:8], "big"))
+    reach = side * 0.71  # half the die's diagonal
+
+    def apart(a: tuple[float, float], b: tuple[float, float]) -> float:  # in field widths
+        return ((a[0] - b[0]) ** 2 + ((a[1] - b[1]) / 1.08) ** 2) ** 0.5
+
     out: dict[int, tuple[tuple[float, float], float]] = {}
     for i, d in enumerate(dice):
         if d.half is None:
             continue
         lo, hi = (0.58, 0.95) if d.half == "right" else (0.05, 0.42)
-        for _ in range(50):
+        for _ in range(200):
             at = (rng.uniform(lo, hi), rng.uniform(0.08, 0.92))
-            if all(((at[0] - o[0]) ** 2 + ((at[1] - o[1]) / 1.08) ** 2) ** 0.5 >= side * 1.45 for o, _ in out.values()):
+            near = [apart(at, (float(c[0]), float(c[1]))) for c in checkers]
+            flat = all(n >= radius + reach for n in near) or any(n <= 0.5 * radius for n in near)
+            if flat and all(apart(at, o) >= side * 1.45 for o, _ in out.values()):
                 break
         out[i] = (at, rng.uniform(0.0, 90.0))
     return out
@@ -194,10 +238,14 @@ def render_script(script: Script, folder: pathlib.Path, fps: float = DEMO_FPS, s
 
     folder.mkdir(parents=True, exist_ok=True)
     rendered: dict[Any, pathlib.Path] = {}
+    thrown: dict = {}
+    throw, last_dice = 0, None
     index = 0
     for scene in script.scenes:
+        if scene.dice != last_dice:  # another throw (or the dice lifted): they land anew
+            throw, last_dice = throw + 1, scene.dice
         for k in range(scene.frames):
-            key = (scene, k) if scene.hand else scene  # a hand moves from frame to frame
+            key = (scene, k, throw) if scene.hand else (scene, throw)  # a hand moves from frame to frame
             path = folder / f"frame{index:05d}.jpg"
             if key in rendered:
                 try:
@@ -206,7 +254,8 @@ def render_script(script: Script, folder: pathlib.Path, fps: float = DEMO_FPS, s
                     shutil.copyfile(rendered[key], path)
             else:
                 image = render_scene(scene, layout, size, seed=len(rendered), style=style, die_to_checker=die_to_checker,
-                                     pose=pose, lighting=lighting, dice_scatter=dice_scatter)
+                                     pose=pose, lighting=lighting, thrown=thrown,
+                                     dice_scatter=None if dice_scatter is None else dice_scatter * 1000 + throw)
                 if not cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, quality]):
                     raise OSError(f"cannot write {path}")
                 rendered[key] = path

@@ -396,6 +396,7 @@ class DiceReader:
         if weak and len(self.dice_from_scan(strong, probs)) < 2:
             strong, probs = strong + weak, np.vstack([probs, self.classify(image, weak, wider=False)])
         strong, probs = self.reread_large(image, strong, probs, die_px)
+        strong, probs = self.reread_sibling(image, strong, probs)
         if self.settings.touching is not None and len(self.dice_from_scan(strong, probs)) in (0, 1, 3):
             from vision.dice_touching import touching_dice
 
@@ -418,6 +419,31 @@ class DiceReader:
         if not idx:
             return cands, probs
         again = [dataclasses.replace(cands[k], size=die_px) for k in idx]
+        probs = probs.copy()
+        for k, c, p in zip(idx, again, self.classify(image, again, wider=False)):
+            if p[:6].max() >= st.field_large_sure:
+                cands[k], probs[k] = c, p
+        return cands, probs
+
+    def reread_sibling(self, image: np.ndarray, cands: Sequence[Candidate],
+                       probs: np.ndarray) -> tuple[list[Candidate], np.ndarray]:
+        """When ``cands`` read as exactly one die: the candidates read as no die whose size differs
+        from that die's by more than :class:`DiceSettings` ``sibling_size`` either way read again at
+        its size; a re-read replaces the first when one value reaches ``field_large_sure`` (the
+        dice of a roll are one size). ``image`` (H, W, 3) uint8 BGR, ``probs`` (N, 8) as
+        :meth:`classify` returns; returns new lists, the inputs are not changed."""
+        st = self.settings
+        cands = list(cands)
+        if st.sibling_size is None or len(self.dice_from_scan(cands, probs)) != 1:
+            return cands, probs
+        read = [bool(self.dice_from_scan([c], probs[k:k + 1])) for k, c in enumerate(cands)]
+        die = max((k for k in range(len(cands)) if read[k]), key=lambda k: probs[k, :6].max())
+        at, side = np.array(cands[die].center), cands[die].size
+        idx = [k for k, c in enumerate(cands) if not read[k] and np.hypot(*(np.array(c.center) - at)) > 0.7 * side
+               and not 1 / st.sibling_size <= c.size / side <= st.sibling_size]
+        if not idx:
+            return cands, probs
+        again = [dataclasses.replace(cands[k], size=side) for k in idx]
         probs = probs.copy()
         for k, c, p in zip(idx, again, self.classify(image, again, wider=False)):
             if p[:6].max() >= st.field_large_sure:

@@ -77,6 +77,11 @@ class DiceSettings:
     --seed 6100`` with a detector of the shipped recipe trained without the touching boards:
     flat rolls read exactly 580 -> 588 of 596, the dice 0.28..0.44 of a checker 184 -> 192 of 193,
     cube values unchanged;
+    ``sibling_size``: with a registered board, when a frame reads exactly one die, the candidates
+    not read as dice whose size differs from that die's by more than this factor either way are
+    read again at that die's size (the two dice of a roll are one size; a die the colour of the
+    point under it is sized poorly), and that reading is kept when one value reaches
+    ``field_large_sure`` (None: off);
     ``turn_cubes``: with a registered board, also read turned the unsure patches whose most likely
     class is the doubling cube (off: the cube network reads those itself, at four turns when
     unsure; measured on 400 rendered boards and the 9 board photos: the same dice, cocked calls and
@@ -172,3 +177,4 @@ class DiceSettings:
     touching: Optional[float] = 0.7
     field_large: Optional[float] = 1.3
     field_large_sure: float = 0.9
+    sibling_size: Optional[float] = 1.15
