@@ -416,12 +416,19 @@ class DiceReader:
             return cands, probs
         idx = [k for k, (c, p) in enumerate(zip(cands, probs))
                if c.size > st.field_large * die_px and p[:6].max() < st.field_large_sure]
+        return self._read_again(image, cands, probs, idx, die_px)
+
+    def _read_again(self, image: np.ndarray, cands: list[Candidate], probs: np.ndarray, idx: Sequence[int],
+                    side: float) -> tuple[list[Candidate], np.ndarray]:
+        """The candidates ``idx`` of ``cands`` read again cropped at ``side`` (image pixels); a
+        re-read replaces the first (in ``cands``, changed in place, and in a copy of ``probs``)
+        when one value reaches :class:`DiceSettings` ``field_large_sure``."""
         if not idx:
             return cands, probs
-        again = [dataclasses.replace(cands[k], size=die_px) for k in idx]
+        again = [dataclasses.replace(cands[k], size=side) for k in idx]
         probs = probs.copy()
         for k, c, p in zip(idx, again, self.classify(image, again, wider=False)):
-            if p[:6].max() >= st.field_large_sure:
+            if p[:6].max() >= self.settings.field_large_sure:
                 cands[k], probs[k] = c, p
         return cands, probs
 
@@ -441,14 +448,7 @@ class DiceReader:
         at, side = np.array(cands[die].center), cands[die].size
         idx = [k for k, c in enumerate(cands) if not read[k] and np.hypot(*(np.array(c.center) - at)) > 0.7 * side
                and not 1 / st.sibling_size <= c.size / side <= st.sibling_size]
-        if not idx:
-            return cands, probs
-        again = [dataclasses.replace(cands[k], size=side) for k in idx]
-        probs = probs.copy()
-        for k, c, p in zip(idx, again, self.classify(image, again, wider=False)):
-            if p[:6].max() >= st.field_large_sure:
-                cands[k], probs[k] = c, p
-        return cands, probs
+        return self._read_again(image, cands, probs, idx, side)
 
     def recentre_ones(self, image: np.ndarray, cands: Sequence[Candidate],
                       probs: np.ndarray) -> tuple[list[Candidate], np.ndarray]:
