@@ -69,17 +69,18 @@ def unordered_rolls(events: list[dict]) -> list[dict]:
 def still_frames(script, folder: pathlib.Path, profile: pathlib.Path | None, layout, corners: str) -> dict[str, int]:
     """Each still scene of ``script`` without a hand (its first frame in ``folder``) read as
     ``companion read`` reads it (with ``profile``, else ``corners``; the dice plug-in
-    with the profile's dice), against the scene's truth. Returns counts: ``frames``,
-    ``frames_right`` (every point and the bar), ``points``, ``points_right`` (count and colour),
-    ``frames_with_dice`` (flat dice only: every die flat), ``dice_exact`` (the dice's values
-    read exactly, none called cocked)."""
+    with the profile's dice), against the scene's truth. Returns counts: ``still_frames``,
+    ``still_frames_right`` (every point and the bar), ``still_points``, ``still_points_right``
+    (count and colour), ``still_frames_with_flat_dice`` (every die flat), ``still_dice_exact``
+    (the dice's values read exactly, none called cocked)."""
     from companion.table import signed_to_points
     from vision.dice_plugin import DicePlugin
     from vision.profile import load_profile
     from vision.reader import BoardReader, load_image
     from vision.registration import field_from_corners, parse_corners
 
-    out = dict(frames=0, frames_right=0, points=0, points_right=0, frames_with_dice=0, dice_exact=0)
+    out = dict(still_frames=0, still_frames_right=0, still_points=0, still_points_right=0,
+               still_frames_with_flat_dice=0, still_dice_exact=0)
     reader = None
     index = 0
     for scene in script.scenes:
@@ -97,13 +98,13 @@ def still_frames(script, folder: pathlib.Path, profile: pathlib.Path | None, lay
         obs = reader.read(image)
         points, bar, _ = signed_to_points(scene.board, 0, layout)
         right = sum(p.count == o.count and (p.count == 0 or p.colour == o.colour) for p, o in zip(points, obs.points))
-        out["frames"] += 1
-        out["points"] += 24
-        out["points_right"] += right
-        out["frames_right"] += right == 24 and (obs.bar.light, obs.bar.dark) == (bar.light, bar.dark)
+        out["still_frames"] += 1
+        out["still_points"] += 24
+        out["still_points_right"] += right
+        out["still_frames_right"] += right == 24 and (obs.bar.light, obs.bar.dark) == (bar.light, bar.dark)
         if scene.dice and not any(d.cocked for d in scene.dice):
-            out["frames_with_dice"] += 1
-            out["dice_exact"] += (sorted(d.value for d in obs.dice) == sorted(d.value for d in scene.dice)
+            out["still_frames_with_flat_dice"] += 1
+            out["still_dice_exact"] += (sorted(d.value for d in obs.dice) == sorted(d.value for d in scene.dice)
                                   and not any(d.cocked for d in obs.dice))
     return out
 
@@ -189,8 +190,7 @@ def main(argv: list[str] | None = None) -> int:
             still = still_frames(script, folder, profile if args.calibrate or args.learn_dice else None, DEMO_LAYOUT,
                                  corners)
             for k, v in still.items():
-                totals[{"frames_with_dice": "still_frames_with_flat_dice", "dice_exact": "still_dice_exact"}.get(
-                    k, f"still_{k}")] += v
+                totals[k] += v
             t = time.perf_counter()
             r = subprocess.run(
                 [sys.executable, "-m", "companion", "watch", "--no-web", "--keyboard", "off", "--source", str(folder),
