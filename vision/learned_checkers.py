@@ -203,27 +203,28 @@ def first_checker_colours(crops: np.ndarray, diameter_px: float, counts: Optiona
     r = max(2, int(round(diameter_px * 0.25)))
     cx = w // 2
     lab_all = cv2.cvtColor(crops.reshape(-1, w, 3), cv2.COLOR_BGR2LAB).reshape(crops.shape)
-    shown_all = ~(crops == COVER_GREY).all(axis=3)
     rows0 = slice(max(0, int(round(diameter_px * 0.5)) - r), int(round(diameter_px * 0.5)) + r + 1)
     cols0 = slice(max(0, cx - r), cx + r + 1)
     out = np.median(lab_all[:, rows0, cols0].reshape(n, -1, 3), axis=1).astype(np.float32)
     yy, xx = np.mgrid[0:h, 0:w]
     disc = (yy - diameter_px * 0.5) ** 2 + (xx - cx) ** 2 <= (diameter_px * DISC_RADIUS) ** 2
-    for i in np.flatnonzero(~shown_all[:, rows0, cols0].all(axis=(1, 2))):  # a die or the cube covers some
+    covered = (crops[:, rows0, cols0] == COVER_GREY).all(axis=3).any(axis=(1, 2))
+    for i in np.flatnonzero(covered):  # a die or the cube covers some of the window
+        shown_i = ~(crops[i] == COVER_GREY).all(axis=2)
         best = None
         for k in range(max(1, min(3, int(counts[i]) if counts is not None else 1))):
             cy = int(round(diameter_px * (0.5 + k)))
             if k and cy + r >= h:
                 break
             rows, cols = slice(max(0, cy - r), cy + r + 1), slice(max(0, cx - r), cx + r + 1)
-            shown = shown_all[i, rows, cols]
+            shown = shown_i[rows, cols]
             if best is None or shown.mean() > best[1].mean():
                 best = (lab_all[i, rows, cols], shown)
             if shown.mean() >= 0.3:
                 break
         lab, shown = best[0].reshape(-1, 3), best[1].reshape(-1)
         if shown.sum() < 4:  # the window is hidden: what shows of the first checker's disc
-            disc_lab, disc_shown = lab_all[i][disc], shown_all[i][disc]
+            disc_lab, disc_shown = lab_all[i][disc], shown_i[disc]
             if disc_shown.sum() >= 4:
                 lab, shown = disc_lab, disc_shown
         out[i] = np.median(lab[shown] if shown.sum() >= 4 else lab, axis=0)
