@@ -37,6 +37,18 @@ def _insert_faults(folder):
         cv2.imwrite(str(folder / f"{frames[k + 1].stem}a.jpg"), small)
 
 
+def _watch(repo_root, folder, *board: str) -> list[dict]:
+    """The events ``companion watch`` publishes for the frames in ``folder``, the board given by
+    ``board`` (``--corners ...`` or ``--calibration ...``); fails the test when it does not exit 0."""
+    r = subprocess.run(
+        [sys.executable, "-m", "companion", "watch", "--no-web", "--keyboard", "off", "--source", str(folder),
+         "--fps", "10", *board, "--bottom-colour", DEMO_LAYOUT.colours[0], "--match-length", "5", "--events-jsonl", "-"],
+        cwd=repo_root, env=dict(os.environ, PYTHONPATH=str(repo_root)), capture_output=True, text=True, timeout=1200,
+    )
+    assert r.returncode == 0, r.stderr[-2000:]
+    return [json.loads(line) for line in r.stdout.splitlines()]
+
+
 @pytest.mark.slow
 def test_rendered_games_through_watch(repo_root, tmp_path):
     games = int(os.environ.get("COMPANION_E2E_GAMES", "1"))
@@ -47,15 +59,7 @@ def test_rendered_games_through_watch(repo_root, tmp_path):
         folder = tmp_path / f"game{g}"
         render_script(script, folder)
         _insert_faults(folder)
-        env = dict(os.environ, PYTHONPATH=str(repo_root))
-        r = subprocess.run(
-            [sys.executable, "-m", "companion", "watch", "--no-web", "--keyboard", "off", "--source", str(folder),
-             "--fps", "10", "--corners", demo_corners_arg(), "--bottom-colour", DEMO_LAYOUT.colours[0],
-             "--match-length", "5", "--events-jsonl", "-"],
-            cwd=repo_root, env=env, capture_output=True, text=True, timeout=1200,
-        )
-        assert r.returncode == 0, r.stderr[-2000:]
-        events = [json.loads(line) for line in r.stdout.splitlines()]
+        events = _watch(repo_root, folder, "--corners", demo_corners_arg())
         bad = [e for e in events if e["type"] == "source" and e["status"] == "bad_frame"]
         assert len(bad) == 4, bad  # the corrupt frames and the small ones: reported, survived
         got, expected = comparable(events), expected_comparable(script)
@@ -98,20 +102,13 @@ def test_a_game_on_another_board_calibrated_on_its_opening(repo_root, tmp_path):
     folder = tmp_path / "game"
     render_script(script, folder, style="ivory")
     frames = sorted(folder.glob("frame*.jpg"))
-    env = dict(os.environ, PYTHONPATH=str(repo_root))
     profile = tmp_path / "ivory.json"
     c = subprocess.run([sys.executable, "-m", "companion", "calibrate", str(frames[0]), f"--corners={demo_corners_arg()}",
                         "--learn", "opening", "--out", str(profile)],
-                       cwd=repo_root, env=env, capture_output=True, text=True, timeout=600)
+                       cwd=repo_root, env=dict(os.environ, PYTHONPATH=str(repo_root)), capture_output=True, text=True,
+                       timeout=600)
     assert c.returncode == 0, c.stderr[-2000:]
-    r = subprocess.run(
-        [sys.executable, "-m", "companion", "watch", "--no-web", "--keyboard", "off", "--source", str(folder),
-         "--fps", "10", "--calibration", str(profile), "--bottom-colour", DEMO_LAYOUT.colours[0],
-         "--match-length", "5", "--events-jsonl", "-"],
-        cwd=repo_root, env=env, capture_output=True, text=True, timeout=1200,
-    )
-    assert r.returncode == 0, r.stderr[-2000:]
-    got, expected = comparable([json.loads(line) for line in r.stdout.splitlines()]), expected_comparable(script)
+    got, expected = comparable(_watch(repo_root, folder, "--calibration", str(profile))), expected_comparable(script)
     assert sum(1 for e in expected if e.get("verdict") == "illegal") >= 1  # the game holds an illegal play to catch
     assert verdict_stream(got) == verdict_stream(expected)
     assert [e for e in got if e["type"] == "roll"] == [e for e in expected if e["type"] == "roll"]
