@@ -151,10 +151,10 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
     left, right = to_image(0, 0.5), to_image(1, 0.5)
     field_px = ((right[0] - left[0]) ** 2 + (right[1] - left[1]) ** 2) ** 0.5
     cube_px = field_px * 0.05 * 1.1
+    geometry = {**STYLES, **LOW_CONTRAST_STYLES}[style].geometry
     if die_to_checker is None:
         die_px = field_px * 0.05
     else:
-        geometry = {**STYLES, **LOW_CONTRAST_STYLES}[style].geometry
         die_px = die_to_checker * field_px * (1 - geometry.bar_width) / 12 * geometry.checker_diameter
     red = next((s for s in DIE_STYLES if s.name == "red"), DIE_STYLES[0])  # precision dice, clear on a light field
     white = next((s for s in DIE_STYLES if s.name == "white"), DIE_STYLES[0])
@@ -165,7 +165,6 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
             inv = np.linalg.inv(h)
             at = np.array([[x, y, 1.0] for x, y, _, p in board.checkers if 1 <= p <= 24]).reshape(-1, 3) @ inv.T
             centres = np.column_stack([at[:, 0] / at[:, 2] / FIELD_WIDTH, at[:, 1] / at[:, 2] / FIELD_HEIGHT])
-            geometry = {**STYLES, **LOW_CONTRAST_STYLES}[style].geometry
             radius = 0.5 * (1 - geometry.bar_width) / 12 * geometry.checker_diameter
             thrown[dice_scatter] = _thrown_dice(scene.dice, dice_scatter, die_px / field_px, centres, radius)
         spots = thrown[dice_scatter]

@@ -206,9 +206,10 @@ def first_checker_colours(crops: np.ndarray, diameter_px: float, counts: Optiona
     rows0 = slice(max(0, int(round(diameter_px * 0.5)) - r), int(round(diameter_px * 0.5)) + r + 1)
     cols0 = slice(max(0, cx - r), cx + r + 1)
     out = np.median(lab_all[:, rows0, cols0].reshape(n, -1, 3), axis=1).astype(np.float32)
-    yy, xx = np.mgrid[0:h, 0:w]
-    disc = (yy - diameter_px * 0.5) ** 2 + (xx - cx) ** 2 <= (diameter_px * DISC_RADIUS) ** 2
     covered = (crops[:, rows0, cols0] == COVER_GREY).all(axis=3).any(axis=(1, 2))
+    if covered.any():
+        yy, xx = np.mgrid[0:h, 0:w]
+        disc = (yy - diameter_px * 0.5) ** 2 + (xx - cx) ** 2 <= (diameter_px * DISC_RADIUS) ** 2
     for i in np.flatnonzero(covered):  # a die or the cube covers some of the window
         shown_i = ~(crops[i] == COVER_GREY).all(axis=2)
         best = None
