@@ -60,7 +60,7 @@ def main() -> int:
             cands, probs = reader.scan(roll.image, roll.field)
             dice = reader.dice_from_scan(cands, probs)
             t1 = time.perf_counter()
-            cube_from_scan(roll.image, cands, probs, roll.field, cube_reader)
+            cube_from_scan(roll.image, cands, probs, roll.field, cube_reader, reader)
             t2 = time.perf_counter()
             judge_roll(dice, roll.field, roll.image, roller=roll.roller, tilt_model=tilt)
             t3 = time.perf_counter()

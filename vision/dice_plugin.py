@@ -100,4 +100,4 @@ class DicePlugin:
         if self.cube_reader is None:
             return None
         cands, probs = self.scan(image_bgr, field)
-        return cube_from_scan(as_bgr(image_bgr), cands, probs, field, self.cube_reader)
+        return cube_from_scan(as_bgr(image_bgr), cands, probs, field, self.cube_reader, self.reader)

@@ -215,7 +215,7 @@ def evaluate_boards(boards_dir: pathlib.Path, reader) -> dict[str, Any]:
         for i, j in pairs:
             res["correct"] += dice[i].value == truth[j]["value"]
             res["flat_called_cocked"] += bool(truth[j].get("flat", True) and dice[i].cocked)
-        cube = None if cube_reader is None else cube_from_scan(img, cands, probs, field, cube_reader)
+        cube = None if cube_reader is None else cube_from_scan(img, cands, probs, field, cube_reader, reader)
         note = {"photo": img_path.name, "truth": [t["value"] for t in truth],
                 "read": [(d.value, round(d.confidence, 2), d.reason) for d in dice],
                 "cube_truth": (lab.get("cube") or {}).get("value"),

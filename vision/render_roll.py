@@ -387,7 +387,7 @@ def evaluate_cocked_rendered(n: int, reader: Any, seed: int = 1234, **kwargs: An
                 row = flat_by.setdefault(key, {}).setdefault(name, [0, 0])
                 row[0] += exact
                 row[1] += 1
-        cr = None if cube_reader is None else cube_from_scan(roll.image, cands, probs, roll.field, cube_reader)
+        cr = None if cube_reader is None else cube_from_scan(roll.image, cands, probs, roll.field, cube_reader, reader)
         if roll.cube is None and cr is not None:
             cube_false += 1
         if roll.cube is not None and cube_reader is not None:
