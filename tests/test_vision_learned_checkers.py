@@ -293,3 +293,51 @@ def test_a_dark_arm_over_a_rendered_bar_is_not_read_as_checkers(model):
     clear, armed = reads
     assert (clear.bar.light, clear.bar.dark) == (1, 1) and not clear.bar_unreadable and not clear.occluded
     assert armed.bar_unreadable and armed.occluded and armed.bar.light + armed.bar.dark <= 2
+
+
+def test_a_die_on_the_first_place_of_an_empty_or_lone_point_asks_for_sureness():
+    """A die covering a point's first place may hide a lone checker or lie on the empty point:
+    read as 0 or 1 below UNSURE_UNDER_DIE the point is unreadable; a surer reading, a point of
+    two, or a point with no die there is read as before."""
+    import dataclasses
+
+    from vision.learned_checkers import UNSURE_UNDER_DIE, first_place_covered, unsure
+    from vision.point_crops import CROP_SCALE, cover_box, point_crops
+
+    doubt = (UNSURE_UNDER_DIE + 0.4) / 2  # between the general flag (0.4) and UNSURE_UNDER_DIE
+    for count in (0, 1):
+        d = _distribution(3, count, sure=doubt)
+        assert not unsure(d)
+        assert unsure(dataclasses.replace(d, die_on_first=True))
+        assert not unsure(dataclasses.replace(_distribution(3, count, sure=0.95), die_on_first=True))
+    assert not unsure(dataclasses.replace(_distribution(3, 2, sure=doubt), die_on_first=True))
+
+    r, field = _rendered(OPENING)
+    crops = point_crops(r.image, field)[:3].copy()
+    dh = field.checker_size[1] * CROP_SCALE
+    cx = crops.shape[2] / 2
+    cover_box(crops[0], (cx - 0.25 * dh, 0.25 * dh, cx + 0.25 * dh, 0.75 * dh))  # on the first place
+    cover_box(crops[1], (cx - 0.25 * dh, 1.25 * dh, cx + 0.25 * dh, 1.75 * dh))  # on the second
+    assert first_place_covered(crops, dh).tolist() == [True, False, False]
+
+
+def test_a_die_on_an_empty_ivory_point_of_a_real_board_is_not_read_as_a_checker(model, shared_data):
+    """test6 (walnut, ivory checkers on ivory points): a die lies on empty point 8 where a first
+    checker would stand; the point is flagged unreadable while the die is there, never read as a
+    checker without a flag."""
+    from vision.dice_plugin import DicePlugin
+
+    label = json.loads((shared_data / "boards" / "labels" / "test6.json").read_text())
+    truth = label_truth(label)
+    image = load_image(shared_data / "boards" / label["file"])
+    reader = BoardReader(field=field_from_corners(truth["corners"], (image.shape[1], image.shape[0])), point_model=model)
+    plugin = DicePlugin()
+    reader.dice_reader, reader.cube_reader = plugin.dice, plugin.cube
+    obs = reader.read(image)
+    assert truth["points"][7][0] == 0
+    assert 8 in obs.unreadable_points
+    for p in range(1, 25):  # every other point read right, none flagged
+        if p != 8:
+            n, c = truth["points"][p - 1]
+            assert obs.points[p - 1].count == n and (n == 0 or obs.points[p - 1].colour == c), p
+            assert p not in obs.unreadable_points

@@ -48,14 +48,16 @@ class PointDistribution:
 
     ``counts``: (16,) float, P(count = k) for k = 0..15 given the point can be seen;
     ``hidden``: P(a hand or object hides the checkers); ``light``: P(the checkers are light
-    | there are some), 0..1. ``count`` and ``colour``: the most likely reading;
-    ``confidence``: its probability (hidden excluded).
+    | there are some), 0..1; ``die_on_first``: a found die or the cube covers most of the place
+    where the point's first checker stands (:func:`first_place_covered`). ``count`` and
+    ``colour``: the most likely reading; ``confidence``: its probability (hidden excluded).
     """
 
     point: int
     counts: tuple[float, ...]
     hidden: float
     light: float
+    die_on_first: bool = False
 
     @property
     def count(self) -> int:
@@ -232,6 +234,20 @@ def first_checker_colours(crops: np.ndarray, diameter_px: float, counts: Optiona
     return out
 
 
+def first_place_covered(crops: np.ndarray, diameter_px: float) -> np.ndarray:
+    """(N,) bool: a found die or the cube (:data:`vision.point_crops.COVER_GREY`) covers at
+    least half of the window half a checker wide at the place of each crop's first checker.
+    ``crops``: (N, H, W, 3) uint8 BGR (base on row 0); ``diameter_px``: a checker's height in
+    crop pixels."""
+    from vision.point_crops import COVER_GREY
+
+    w = crops.shape[2]
+    r = max(2, int(round(diameter_px * 0.25)))
+    cy, cx = int(round(diameter_px * 0.5)), w // 2
+    window = crops[:, max(0, cy - r):cy + r + 1, max(0, cx - r):cx + r + 1]
+    return (window == COVER_GREY).all(axis=3).mean(axis=(1, 2)) >= 0.5
+
+
 def _weighted(lab: np.ndarray) -> np.ndarray:
     # Lightness counts half: light falls unevenly over a board, hue and chroma less so.
     return np.asarray(lab, np.float32) * np.array([0.5, 1.5, 1.5], np.float32)
@@ -343,20 +359,33 @@ def read_board(small: np.ndarray, field: Any, model: PointModel,
     if used is not None and occupied[24:].any():  # the bar's checkers again, now that the sets are known
         colours[24:] = bar_colours(crops[24:], dh, counts[24:].argmax(1), used)
         light, used = side_probabilities(colours, occupied, occupied_p, used)
+    covered = np.concatenate([first_place_covered(crops[:24], dh), np.zeros(len(crops) - 24, bool)])
     dists = [PointDistribution(i + 1 if i < 24 else 0, tuple(float(v) for v in counts[i]), float(p[i, HIDDEN]),
-                               float(light[i])) for i in range(len(crops))]
+                               float(light[i]), bool(covered[i])) for i in range(len(crops))]
     colours_used = None if used is None else (tuple(float(v) for v in used[0]), tuple(float(v) for v in used[1]))
     return BoardDistribution(tuple(dists[:24]), tuple(dists[24:]), colours_used)
 
 
 #: Below this probability of its most likely count a point is reported unreadable.
 UNSURE_BELOW = 0.4
+#: A point read as empty or as one checker while a die covers its first checker's place
+#: (``PointDistribution.die_on_first``) is reported unreadable below this probability: the die
+#: may hide a lone checker, or lie on the empty point where one would stand, and the network
+#: reads such points less surely (rendered crops with a die there: 28% of the empty points read
+#: as one checker, most of them below 0.9). Chosen on the validation boards
+#: (``python -m vision.evaluate --synthetic 60 --seed 37 --synthetic-dice --dice model``, and
+#: seed 31): points misread without a flag 2 -> 1 and 2 -> 1 at 0.8, with 4 and 6 more points
+#: flagged; 0.9 flagged 8 on seed 37 and found no more misreads.
+UNSURE_UNDER_DIE = 0.8
 
 
 def unsure(d: PointDistribution, unsure_below: float = UNSURE_BELOW) -> bool:
-    """True when a hand or an object hides the place (P(hidden) >= 0.5) or its most likely
-    count has a probability below ``unsure_below``."""
-    return d.hidden >= 0.5 or max(d.counts) < unsure_below
+    """True when a hand or an object hides the place (P(hidden) >= 0.5), when its most likely
+    count has a probability below ``unsure_below``, or when a die covers the first checker's
+    place of a point read as empty or one checker below :data:`UNSURE_UNDER_DIE`."""
+    if d.hidden >= 0.5 or max(d.counts) < unsure_below:
+        return True
+    return d.die_on_first and d.count <= 1 and max(d.counts) < UNSURE_UNDER_DIE
 
 
 def unreadable_points(board: BoardDistribution, unsure_below: float = UNSURE_BELOW) -> tuple[int, ...]:
