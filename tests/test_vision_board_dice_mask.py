@@ -72,7 +72,9 @@ def test_dice_on_points_leave_the_learned_reader_open_to_the_truth(style):
         signed = 0 if count == 0 else (count if colour == "light" else -count)
         best = max(pr for _, pr in reading.distribution)
         assert reading.probability(signed) >= best / ALLOWED_RATIO, (point, reading.distribution)
-    assert obs.unreadable_points == ()
+    # only the empty point whose first place the die covers may be flagged (read as 0 or 1 below
+    # UNSURE_UNDER_DIE: the die could hide a lone checker); the stacks under dice are read
+    assert set(obs.unreadable_points) <= {3}
 
 
 def test_mask_covers_the_box_on_the_working_field():

@@ -1128,8 +1128,6 @@ def classify_colours(checkers: Sequence[Checker], colours: Optional[CheckerColou
     ``settings.colour_split``, all are one colour, by lightness (L >= 128: light).
     Returns the checkers (same order) and the colour model used (``None`` when one colour).
     """
-    import cv2
-
     if not checkers:
         return [], colours
     groups: dict[tuple[int, int], list[int]] = {}
