@@ -205,8 +205,7 @@ def first_checker_colours(crops: np.ndarray, diameter_px: float, counts: Optiona
     r = max(2, int(round(diameter_px * 0.25)))
     cx = w // 2
     lab_all = cv2.cvtColor(crops.reshape(-1, w, 3), cv2.COLOR_BGR2LAB).reshape(crops.shape)
-    rows0 = slice(max(0, int(round(diameter_px * 0.5)) - r), int(round(diameter_px * 0.5)) + r + 1)
-    cols0 = slice(max(0, cx - r), cx + r + 1)
+    rows0, cols0 = first_place_window(diameter_px, w)
     out = np.median(lab_all[:, rows0, cols0].reshape(n, -1, 3), axis=1).astype(np.float32)
     covered = (crops[:, rows0, cols0] == COVER_GREY).all(axis=3).any(axis=(1, 2))
     if covered.any():
@@ -234,18 +233,23 @@ def first_checker_colours(crops: np.ndarray, diameter_px: float, counts: Optiona
     return out
 
 
+def first_place_window(diameter_px: float, width: int) -> tuple[slice, slice]:
+    """(rows, columns) of the window half a checker wide around the first checker's centre in a
+    crop ``width`` pixels wide, base on row 0; ``diameter_px``: a checker's height in crop pixels."""
+    r = max(2, int(round(diameter_px * 0.25)))
+    cy, cx = int(round(diameter_px * 0.5)), width // 2
+    return slice(max(0, cy - r), cy + r + 1), slice(max(0, cx - r), cx + r + 1)
+
+
 def first_place_covered(crops: np.ndarray, diameter_px: float) -> np.ndarray:
     """(N,) bool: a found die or the cube (:data:`vision.point_crops.COVER_GREY`) covers at
-    least half of the window half a checker wide at the place of each crop's first checker.
-    ``crops``: (N, H, W, 3) uint8 BGR (base on row 0); ``diameter_px``: a checker's height in
-    crop pixels."""
+    least half of the window at the place of each crop's first checker
+    (:func:`first_place_window`). ``crops``: (N, H, W, 3) uint8 BGR (base on row 0);
+    ``diameter_px``: a checker's height in crop pixels."""
     from vision.point_crops import COVER_GREY
 
-    w = crops.shape[2]
-    r = max(2, int(round(diameter_px * 0.25)))
-    cy, cx = int(round(diameter_px * 0.5)), w // 2
-    window = crops[:, max(0, cy - r):cy + r + 1, max(0, cx - r):cx + r + 1]
-    return (window == COVER_GREY).all(axis=3).mean(axis=(1, 2)) >= 0.5
+    rows, cols = first_place_window(diameter_px, crops.shape[2])
+    return (crops[:, rows, cols] == COVER_GREY).all(axis=3).mean(axis=(1, 2)) >= 0.5
 
 
 def _weighted(lab: np.ndarray) -> np.ndarray:
