@@ -46,11 +46,10 @@ def test_a_scene_on_another_board_and_camera_reads_back():
     assert sorted(d.value for d in obs.dice) == [1, 4] and not any(d.cocked for d in obs.dice)
 
 
-def test_a_die_sized_poorly_is_read_at_its_siblings_size(tmp_path):
-    """A red one thrown onto a dark red point beside a four (game 1005 of the rendered-games
-    benchmark: ivory board, its camera): the detector sizes the one at two thirds of its side and
-    the classifier turns it down; read again at the four's size (``DiceSettings.sibling_size``)
-    it is a one."""
+def _dice_of_a_thrown_scene(folder, seed: int, scene: int, style: str, dice: list[int], **variants) -> dict:
+    """The dice values read (the dice plug-in, known corners) on the first frame of ``scene`` of
+    the rendered-games benchmark's game ``seed`` (its camera, dice thrown), with the shipped
+    ``DiceSettings`` and with each variant's changes (name: dict of settings)."""
     import dataclasses
     import cv2
 
@@ -59,16 +58,34 @@ def test_a_die_sized_poorly_is_read_at_its_siblings_size(tmp_path):
     from vision.dice import DiceReader
     from vision.dice_settings import DiceSettings
 
-    script = random_game(1005, match_length=5, illegal_rate=0.3, cocked_rate=0.2, max_turns=4)
-    pose, light = game_camera(1005)
-    first = sum(s.frames for s in script.scenes[:14])
-    assert sorted(d.value for d in script.scenes[14].dice) == [1, 4] and not script.scenes[14].hand
-    render_script(Script(script.scenes[:15]), tmp_path, style="ivory", pose=pose, lighting=light, dice_scatter=1005)
-    image = cv2.imread(str(tmp_path / f"frame{first:05d}.jpg"))
+    script = random_game(seed, match_length=5, illegal_rate=0.3, cocked_rate=0.2, max_turns=4)
+    pose, light = game_camera(seed)
+    first = sum(s.frames for s in script.scenes[:scene])
+    assert sorted(d.value for d in script.scenes[scene].dice) == dice and not script.scenes[scene].hand
+    render_script(Script(script.scenes[:scene + 1]), folder, style=style, pose=pose, lighting=light, dice_scatter=seed)
+    image = cv2.imread(str(folder / f"frame{first:05d}.jpg"))
     field = field_from_corners(np.array(pose.corners), pose.image_size)
     values = {}
-    for name, settings in (("shipped", DiceSettings()), ("without", dataclasses.replace(DiceSettings(), sibling_size=None))):
+    for name, changes in {"shipped": {}, **variants}.items():
         plugin = DicePlugin()
-        plugin.reader = DiceReader(settings=settings)
+        plugin.reader = DiceReader(settings=dataclasses.replace(DiceSettings(), **changes))
         values[name] = sorted(d.value for d in plugin.dice(image, field))
+    return values
+
+
+def test_a_die_sized_poorly_is_read_at_its_siblings_size(tmp_path):
+    """A red one thrown onto a dark red point beside a four (game 1005 of the rendered-games
+    benchmark: ivory board, its camera): the detector sizes the one at two thirds of its side and
+    the classifier turns it down; read again at the four's size (``DiceSettings.sibling_size``)
+    it is a one."""
+    values = _dice_of_a_thrown_scene(tmp_path, 1005, 14, "ivory", [1, 4], without={"sibling_size": None})
     assert values == {"shipped": [1, 4], "without": [4]}
+
+
+def test_a_die_boxed_small_and_off_centre_is_read_at_a_larger_view(tmp_path):
+    """A red six thrown onto a red point at an opening roll (game 1018 of the rendered-games
+    benchmark: tournament board, its camera): the detector boxes it small and off its centre, and
+    a crop of its sibling's size shows half of the six (a 3, unsure); read 1.25 times larger too
+    (``DiceSettings.sibling_views``) it is a six."""
+    values = _dice_of_a_thrown_scene(tmp_path, 1018, 2, "tournament", [4, 6], one_view={"sibling_views": (1.0,)})
+    assert values == {"shipped": [4, 6], "one_view": [4]}

@@ -419,17 +419,20 @@ class DiceReader:
         return self._read_again(image, cands, probs, idx, die_px)
 
     def _read_again(self, image: np.ndarray, cands: list[Candidate], probs: np.ndarray, idx: Sequence[int],
-                    side: float) -> tuple[list[Candidate], np.ndarray]:
-        """The candidates ``idx`` of ``cands`` read again cropped at ``side`` (image pixels); a
-        re-read replaces the first (in ``cands``, changed in place, and in a copy of ``probs``)
-        when one value reaches :class:`DiceSettings` ``field_large_sure``."""
+                    side: float, views: Sequence[float] = (1.0,)) -> tuple[list[Candidate], np.ndarray]:
+        """The candidates ``idx`` of ``cands`` read again cropped at ``side`` times each of
+        ``views`` (image pixels); a candidate's surest re-read replaces the first (in ``cands``,
+        changed in place, and in a copy of ``probs``) when one value reaches
+        :class:`DiceSettings` ``field_large_sure``."""
         if not idx:
             return cands, probs
-        again = [dataclasses.replace(cands[k], size=side) for k in idx]
+        again = [dataclasses.replace(cands[k], size=side * z) for z in views for k in idx]
+        read = self.classify(image, again, wider=False).reshape(len(views), len(idx), -1)
         probs = probs.copy()
-        for k, c, p in zip(idx, again, self.classify(image, again, wider=False)):
-            if p[:6].max() >= self.settings.field_large_sure:
-                cands[k], probs[k] = c, p
+        for j, k in enumerate(idx):
+            v = int(np.argmax(read[:, j, :6].max(axis=1)))
+            if read[v, j, :6].max() >= self.settings.field_large_sure:
+                cands[k], probs[k] = again[v * len(idx) + j], read[v, j]
         return cands, probs
 
     def reread_sibling(self, image: np.ndarray, cands: Sequence[Candidate],
@@ -448,7 +451,7 @@ class DiceReader:
         at, side = np.array(cands[die].center), cands[die].size
         idx = [k for k, c in enumerate(cands) if not read[k] and np.hypot(*(np.array(c.center) - at)) > 0.7 * side
                and not 1 / st.sibling_size <= c.size / side <= st.sibling_size]
-        return self._read_again(image, cands, probs, idx, side)
+        return self._read_again(image, cands, probs, idx, side, st.sibling_views)
 
     def recentre_ones(self, image: np.ndarray, cands: Sequence[Candidate],
                       probs: np.ndarray) -> tuple[list[Candidate], np.ndarray]:

@@ -82,6 +82,12 @@ class DiceSettings:
     read again at that die's size (the two dice of a roll are one size; a die the colour of the
     point under it is sized poorly), and that reading is kept when one value reaches
     ``field_large_sure`` (None: off);
+    ``sibling_views``: the sizes (times that die's) at which those candidates are read again, the
+    surest reading kept: a die on a point of its own colour is boxed small and off its centre,
+    and a crop of the die's size can show half of a 6 (read as a 3) where one 1.25 times larger
+    shows all of it. Chosen on the validation boards: ``dice_touching.py --boards 150 --seed
+    1100`` touching pairs 137 -> 138 of 150, nothing lost; ``dice_sizes.py --boards 60 --seed
+    6100`` unchanged;
     ``turn_cubes``: with a registered board, also read turned the unsure patches whose most likely
     class is the doubling cube (off: the cube network reads those itself, at four turns when
     unsure; measured on 400 rendered boards and the 9 board photos: the same dice, cocked calls and
@@ -178,3 +184,4 @@ class DiceSettings:
     field_large: Optional[float] = 1.3
     field_large_sure: float = 0.9
     sibling_size: Optional[float] = 1.15
+    sibling_views: tuple[float, ...] = (1.0, 1.25)
