@@ -439,8 +439,8 @@ class DiceReader:
                        probs: np.ndarray) -> tuple[list[Candidate], np.ndarray]:
         """When ``cands`` read as exactly one die: the candidates read as no die whose size differs
         from that die's by more than :class:`DiceSettings` ``sibling_size`` either way read again at
-        its size; a re-read replaces the first when one value reaches ``field_large_sure`` (the
-        dice of a roll are one size). ``image`` (H, W, 3) uint8 BGR, ``probs`` (N, 8) as
+        its size times each of ``sibling_views``; the surest re-read replaces the first when one
+        value reaches ``field_large_sure`` (the dice of a roll are one size). ``image`` (H, W, 3) uint8 BGR, ``probs`` (N, 8) as
         :meth:`classify` returns; returns new lists, the inputs are not changed."""
         st = self.settings
         cands = list(cands)
