@@ -81,8 +81,10 @@ def test_cubes_on_real_board_photos(readers, shared_data):
             centred_right += got.place == "centre"
     assert labelled == 8
     # frame0's logo cube, sized by the detector as a die, reads as 16 at that one size; read at
-    # the sizes of CUBE_SCALES it reads right
-    assert found >= 6 and right >= 6, (found, right)
+    # the sizes of CUBE_SCALES it reads right. hough_test5's cube lies at the photo's edge, boxed
+    # at two thirds of its side, and test6's shows its 2 on its side in a tray: the cube network
+    # is trained on crops of half to 1.35 times the cube and on cubes cut by the photo's edge
+    assert found == 8 and right == 8, (found, right)
     assert centred_right == centred
     assert false == 0
 

@@ -5,13 +5,16 @@ or is this not a cube at all?
 
 Outputs 7 classes: the values 2, 4, 8, 16, 32, 64 and "not a cube". Examples, all cropped as
 :mod:`vision.cube` crops at run time (:func:`vision.dice_patches.crop_patch`, ``CUBE_CONTEXT`` x
-the detector's size estimate, which is noisy: the crop's centre, size and turn are jittered):
+the detector's size estimate, which is noisy: the crop's centre, size and turn are jittered, the
+size from 0.5 to 1.35 times the cube's side, since the detector, trained on dice, often sizes a cube
+at half to two thirds of its side):
 
 - cubes drawn by :func:`vision.render_dice.draw_cube` with random looks
   (:class:`vision.render_dice.CubeLook`: five fonts, thin to bold, numbers on a disc, a maker's
   logo in place of 64), cube colours and random colours, at any turn, seen straight down or
   obliquely (side faces showing), on random table backgrounds and at the cube's places on rendered
-  boards (the bar, the trays, the rails);
+  boards (the bar, the trays, the rails); a tenth of those on tables lie at the photo's edge, cut
+  by it;
 - not a cube: rendered dice (every style, flat and tilted), real dice from the training fold of
   ``shared/data/dice`` (fold 1 when ``--fold 0`` is held out), and spots of rendered boards
   (checkers, points, the bar, the frame).
@@ -46,8 +49,26 @@ def _crop(img: np.ndarray, center, size: float, rng: np.random.Generator) -> np.
     from vision.dice_patches import CUBE_CONTEXT, crop_patch
 
     c = (center[0] + rng.normal(0, 0.07 * size), center[1] + rng.normal(0, 0.07 * size))
-    return crop_patch(img, c, size * math.exp(rng.uniform(-0.35, 0.25)), float(rng.uniform(0, 360)),
+    return crop_patch(img, c, size * math.exp(rng.uniform(-0.7, 0.3)), float(rng.uniform(0, 360)),
                       context=CUBE_CONTEXT)
+
+
+def _cut_at_edge(img: np.ndarray, center, size: float, rng: np.random.Generator):
+    """``img`` ((H, W, 3) uint8) cut on one side, 0.2 to 0.5 of the cube's side ``size`` (pixels)
+    from its ``center``: the image ends there, as a photo's edge does, and up to 30% of the cube
+    falls outside it. Returns the cut image (a view) and the centre in its pixels."""
+    cut = int(round(float(rng.uniform(0.2, 0.5)) * size))
+    x, y = center
+    side = int(rng.integers(4))
+    if side == 0:
+        x0 = max(int(x) - cut, 0)
+        return img[:, x0:], (x - x0, y)
+    if side == 1:
+        return img[:, :int(x) + cut + 1], (x, y)
+    if side == 2:
+        y0 = max(int(y) - cut, 0)
+        return img[y0:], (x, y - y0)
+    return img[:int(y) + cut + 1], (x, y)
 
 
 def make_samples(n_boards: int, n_plain: int, real_items, rng: np.random.Generator,
@@ -110,7 +131,10 @@ def make_samples(n_boards: int, n_plain: int, real_items, rng: np.random.Generat
         par = (0.0, -float(rng.uniform(0, 0.45))) if rng.random() < 0.6 else (0.0, 0.0)
         if rng.random() < 0.75:
             c, k = cube_on(bg, (64, 64), size, par)
-            xs.append(_crop(bg, c.center, size, rng)); ys.append(k)
+            centre = c.center
+            if rng.random() < 0.1:  # a cube at the photo's edge: the image ends across its side
+                bg, centre = _cut_at_edge(bg, centre, size, rng)
+            xs.append(_crop(bg, centre, size, rng)); ys.append(k)
         else:
             d = draw_die(bg, (64, 64), size / 1.3, int(rng.integers(1, 7)), yaw_deg=float(rng.uniform(0, 360)),
                          style=DIE_STYLES[int(rng.integers(len(DIE_STYLES)))], parallax=par)
