@@ -202,23 +202,20 @@ def first_checker_colours(crops: np.ndarray, diameter_px: float, counts: Optiona
     from vision.point_crops import COVER_GREY
 
     n, h, w = crops.shape[:3]
-    r = max(2, int(round(diameter_px * 0.25)))
-    cx = w // 2
     lab_all = cv2.cvtColor(crops.reshape(-1, w, 3), cv2.COLOR_BGR2LAB).reshape(crops.shape)
-    rows0, cols0 = first_place_window(diameter_px, w)
+    rows0, cols0 = checker_window(diameter_px, w)
     out = np.median(lab_all[:, rows0, cols0].reshape(n, -1, 3), axis=1).astype(np.float32)
     covered = (crops[:, rows0, cols0] == COVER_GREY).all(axis=3).any(axis=(1, 2))
     if covered.any():
         yy, xx = np.mgrid[0:h, 0:w]
-        disc = (yy - diameter_px * 0.5) ** 2 + (xx - cx) ** 2 <= (diameter_px * DISC_RADIUS) ** 2
+        disc = (yy - diameter_px * 0.5) ** 2 + (xx - w // 2) ** 2 <= (diameter_px * DISC_RADIUS) ** 2
     for i in np.flatnonzero(covered):  # a die or the cube covers some of the window
         shown_i = ~(crops[i] == COVER_GREY).all(axis=2)
         best = None
         for k in range(max(1, min(3, int(counts[i]) if counts is not None else 1))):
-            cy = int(round(diameter_px * (0.5 + k)))
-            if k and cy + r >= h:
+            rows, cols = checker_window(diameter_px, w, k)
+            if k and rows.stop > h:
                 break
-            rows, cols = slice(max(0, cy - r), cy + r + 1), slice(max(0, cx - r), cx + r + 1)
             shown = shown_i[rows, cols]
             if best is None or shown.mean() > best[1].mean():
                 best = (lab_all[i, rows, cols], shown)
@@ -233,22 +230,23 @@ def first_checker_colours(crops: np.ndarray, diameter_px: float, counts: Optiona
     return out
 
 
-def first_place_window(diameter_px: float, width: int) -> tuple[slice, slice]:
-    """(rows, columns) of the window half a checker wide around the first checker's centre in a
-    crop ``width`` pixels wide, base on row 0; ``diameter_px``: a checker's height in crop pixels."""
+def checker_window(diameter_px: float, width: int, k: int = 0) -> tuple[slice, slice]:
+    """(rows, columns) of the window half a checker wide around the centre of the ``k``-th
+    checker of a line (0: the first, at the base) in a crop ``width`` pixels wide, base on row 0;
+    ``diameter_px``: a checker's height in crop pixels."""
     r = max(2, int(round(diameter_px * 0.25)))
-    cy, cx = int(round(diameter_px * 0.5)), width // 2
+    cy, cx = int(round(diameter_px * (0.5 + k))), width // 2
     return slice(max(0, cy - r), cy + r + 1), slice(max(0, cx - r), cx + r + 1)
 
 
 def first_place_covered(crops: np.ndarray, diameter_px: float) -> np.ndarray:
     """(N,) bool: a found die or the cube (:data:`vision.point_crops.COVER_GREY`) covers at
     least half of the window at the place of each crop's first checker
-    (:func:`first_place_window`). ``crops``: (N, H, W, 3) uint8 BGR (base on row 0);
+    (:func:`checker_window`). ``crops``: (N, H, W, 3) uint8 BGR (base on row 0);
     ``diameter_px``: a checker's height in crop pixels."""
     from vision.point_crops import COVER_GREY
 
-    rows, cols = first_place_window(diameter_px, crops.shape[2])
+    rows, cols = checker_window(diameter_px, crops.shape[2])
     return (crops[:, rows, cols] == COVER_GREY).all(axis=3).mean(axis=(1, 2)) >= 0.5
 
 
