@@ -387,7 +387,9 @@ class DiceReader:
         (``field_peak`` .. ``peak``) only when those give fewer than the two dice of a roll (a die
         of the board's colour peaks weakly; read on every frame, the 8 weak ones cost 1-2 ms).
         Candidates sized far larger than a die and read as none are read again at ``die_px``
-        (:meth:`reread_large`). When the dice read are none, one or three, a pair of touching dice
+        (:meth:`reread_large`). When fewer than two dice are read, the candidates that may be a
+        one are moved to their pip and read again (:meth:`recentre_unread_ones`, :class:`DiceSettings`
+        ``field_ones``). When the dice read are none, one or three, a pair of touching dice
         read as one is looked for (:func:`vision.dice_touching.touching_dice`, at
         :class:`DiceSettings` ``touching``)."""
         strong = [c for c in cands if c.score >= self.settings.peak]
@@ -397,6 +399,8 @@ class DiceReader:
             strong, probs = strong + weak, np.vstack([probs, self.classify(image, weak, wider=False)])
         strong, probs = self.reread_large(image, strong, probs, die_px)
         strong, probs = self.reread_sibling(image, strong, probs)
+        if self.settings.field_ones and self.settings.recentre_ones > 0 and len(self.dice_from_scan(strong, probs)) < 2:
+            strong, probs = self.recentre_unread_ones(image, strong, probs)
         if self.settings.touching is not None and len(self.dice_from_scan(strong, probs)) in (0, 1, 3):
             from vision.dice_touching import touching_dice
 
@@ -453,13 +457,29 @@ class DiceReader:
                and not 1 / st.sibling_size <= c.size / side <= st.sibling_size]
         return self._read_again(image, cands, probs, idx, side, st.sibling_views)
 
+    def recentre_unread_ones(self, image: np.ndarray, cands: Sequence[Candidate],
+                             probs: np.ndarray) -> tuple[list[Candidate], np.ndarray]:
+        """:meth:`recentre_ones` for the candidates of a registered board not read as dice, read
+        as the board's candidates are (``wider=False``); the dice already read are left as they
+        are. ``image`` (H, W, 3) uint8 BGR, ``probs`` (N, 8) as :meth:`classify` returns; returns
+        new lists, the inputs are not changed."""
+        idx = [k for k, c in enumerate(cands) if not self.dice_from_scan([c], probs[k:k + 1])]
+        if not idx:
+            return list(cands), probs
+        moved, moved_probs = self.recentre_ones(image, [cands[k] for k in idx], probs[idx], wider=False)
+        cands, probs = list(cands), probs.copy()
+        for j, k in enumerate(idx):
+            cands[k], probs[k] = moved[j], moved_probs[j]
+        return cands, probs
+
     def recentre_ones(self, image: np.ndarray, cands: Sequence[Candidate],
-                      probs: np.ndarray) -> tuple[list[Candidate], np.ndarray]:
+                      probs: np.ndarray, wider: bool = True) -> tuple[list[Candidate], np.ndarray]:
         """Candidates that may be a one (most likely value 1, values together at least
         :class:`DiceSettings` ``recentre_ones``) moved to their pip (:func:`vision.top_face.pip_centre`)
         and read again there (kept when the re-read's most likely value is still 1); the others
         unchanged. ``image`` (H, W, 3) uint8 BGR, ``probs`` (N, 8)
-        as :meth:`classify` returns; returns new lists, the inputs are not changed."""
+        as :meth:`classify` returns; ``wider``: as :meth:`classify` takes it; returns new lists,
+        the inputs are not changed."""
         from vision.top_face import pip_centre
 
         cands, probs = list(cands), probs.copy()
@@ -471,7 +491,7 @@ class DiceReader:
             if c is not None:
                 moved.append((k, dataclasses.replace(cands[k], center=c, outline_center=cands[k].center)))
         if moved:
-            again = self.classify(image, [c for _, c in moved])
+            again = self.classify(image, [c for _, c in moved], wider=wider)
             for (k, c), p in zip(moved, again):
                 # a one stays a one: a re-read of another value went to another blob than its pip
                 if int(np.argmax(p[:6])) == 0:

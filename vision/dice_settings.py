@@ -88,6 +88,13 @@ class DiceSettings:
     shows all of it. Chosen on the validation boards: ``dice_touching.py --boards 150 --seed
     1100`` touching pairs 137 -> 138 of 150, nothing lost; ``dice_sizes.py --boards 60 --seed
     6100`` unchanged;
+    ``field_ones``: with a registered board, when a frame reads fewer than two dice, the
+    candidates not read as dice go through ``recentre_ones`` too (a small one lying across a
+    point's tip is centred by the detector between its pip and the tip, and read there as no
+    die). Chosen on the validation games (``bench_rendered_games.py --games 12 --style each
+    --camera varied --dice-scatter --die-to-checker 0.3``, games 0-11): flat still frames read
+    exactly 149 -> 151 of 166; ``dice_sizes.py --boards 60 --seed 6100``, ``dice_touching.py
+    --boards 150 --seed 1100 --learn-size`` and render_roll_on_board seed 4242 unchanged;
     ``turn_cubes``: with a registered board, also read turned the unsure patches whose most likely
     class is the doubling cube (off: the cube network reads those itself, at four turns when
     unsure; measured on 400 rendered boards and the 9 board photos: the same dice, cocked calls and
@@ -185,3 +192,4 @@ class DiceSettings:
     field_large_sure: float = 0.9
     sibling_size: Optional[float] = 1.15
     sibling_views: tuple[float, ...] = (1.0, 1.25)
+    field_ones: bool = True
