@@ -46,10 +46,12 @@ def test_a_scene_on_another_board_and_camera_reads_back():
     assert sorted(d.value for d in obs.dice) == [1, 4] and not any(d.cocked for d in obs.dice)
 
 
-def _dice_of_a_thrown_scene(folder, seed: int, scene: int, style: str, dice: list[int], **variants) -> dict:
+def _dice_of_a_thrown_scene(folder, seed: int, scene: int, style: str, dice: list[int],
+                            die_to_checker: float | None = None, **variants) -> dict:
     """The dice values read (the dice plug-in, known corners) on the first frame of ``scene`` of
-    the rendered-games benchmark's game ``seed`` (its camera, dice thrown), with the shipped
-    ``DiceSettings`` and with each variant's changes (name: dict of settings)."""
+    the rendered-games benchmark's game ``seed`` (its camera, dice thrown, ``die_to_checker`` as
+    its ``--die-to-checker``), with the shipped ``DiceSettings`` and with each variant's changes
+    (name: dict of settings)."""
     import dataclasses
     import cv2
 
@@ -62,7 +64,8 @@ def _dice_of_a_thrown_scene(folder, seed: int, scene: int, style: str, dice: lis
     pose, light = game_camera(seed)
     first = sum(s.frames for s in script.scenes[:scene])
     assert sorted(d.value for d in script.scenes[scene].dice) == dice and not script.scenes[scene].hand
-    render_script(Script(script.scenes[:scene + 1]), folder, style=style, pose=pose, lighting=light, dice_scatter=seed)
+    render_script(Script(script.scenes[:scene + 1]), folder, style=style, pose=pose, lighting=light, dice_scatter=seed,
+                  die_to_checker=die_to_checker)
     image = cv2.imread(str(folder / f"frame{first:05d}.jpg"))
     field = field_from_corners(np.array(pose.corners), pose.image_size)
     values = {}
@@ -77,9 +80,21 @@ def test_a_die_sized_poorly_is_read_at_its_siblings_size(tmp_path):
     """A red one thrown onto a dark red point beside a four (game 1005 of the rendered-games
     benchmark: ivory board, its camera): the detector sizes the one at two thirds of its side and
     the classifier turns it down; read again at the four's size (``DiceSettings.sibling_size``)
-    it is a one."""
-    values = _dice_of_a_thrown_scene(tmp_path, 1005, 14, "ivory", [1, 4], without={"sibling_size": None})
-    assert values == {"shipped": [1, 4], "without": [4]}
+    it is a one. Read again at its pip (``DiceSettings.field_ones``) it is a one as well; without
+    both rules it is missed."""
+    values = _dice_of_a_thrown_scene(tmp_path, 1005, 14, "ivory", [1, 4], pip_only={"sibling_size": None},
+                                     without={"sibling_size": None, "field_ones": False})
+    assert values == {"shipped": [1, 4], "pip_only": [1, 4], "without": [4]}
+
+
+def test_a_small_one_on_a_points_tip_is_read_at_its_pip(tmp_path):
+    """A red travel one (0.3 of a checker) thrown across the tip of an ivory point (game 1003 of
+    the rendered-games benchmark with ``--die-to-checker 0.3``: green board, its camera, frame
+    35): the detector centres it between its pip and the tip, where it reads as no die; moved to
+    its pip and read again (``DiceSettings.field_ones``) it is a one."""
+    values = _dice_of_a_thrown_scene(tmp_path, 1003, 10, "green", [1, 6], die_to_checker=0.3,
+                                     without={"field_ones": False})
+    assert values == {"shipped": [1, 6], "without": [6]}
 
 
 def test_a_die_boxed_small_and_off_centre_is_read_at_a_larger_view(tmp_path):
