@@ -69,7 +69,9 @@ def unordered_rolls(events: list[dict]) -> list[dict]:
 def still_frames(script, folder: pathlib.Path, profile: pathlib.Path | None, layout, corners: str) -> dict[str, int]:
     """Each still scene of ``script`` without a hand (its first frame in ``folder``) read as
     ``companion read`` reads it (with ``profile``, else ``corners``; the dice plug-in
-    with the profile's dice), against the scene's truth. Returns counts: ``still_frames``,
+    with the profile's dice, one plug-in for the game's frames in turn, which learns the dice's
+    size on the first flat pair when the profile has none, as ``companion watch`` does), against
+    the scene's truth. Returns counts: ``still_frames``,
     ``still_frames_right`` (every point and the bar), ``still_points``, ``still_points_right``
     (count and colour), ``still_frames_with_flat_dice`` (every die flat), ``still_dice_exact``
     (the dice's values read exactly, none called cocked)."""
@@ -93,7 +95,8 @@ def still_frames(script, folder: pathlib.Path, profile: pathlib.Path | None, lay
             prof = load_profile(profile) if profile else None
             reader = (BoardReader.from_profile(prof, size) if prof else
                       BoardReader(field=field_from_corners(parse_corners(corners), size)))
-            plugin = DicePlugin(dice_sets=prof.dice_sets if prof else None, die_scale=prof.die_scale if prof else None)
+            plugin = DicePlugin(dice_sets=prof.dice_sets if prof else None, die_scale=prof.die_scale if prof else None,
+                                learn_size=True)
             reader.dice_reader, reader.cube_reader = plugin.dice, plugin.cube
         obs = reader.read(image)
         points, bar, _ = signed_to_points(scene.board, 0, layout)

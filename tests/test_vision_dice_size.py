@@ -135,3 +135,45 @@ def test_read_with_a_profile_searches_small_dice_at_their_size(repo_root, tmp_pa
         assert res.returncode == 0, res.stderr
         values[name] = sorted(d["value"] for d in json.loads(res.stdout)["dice"])
     assert values == {"board": [6], "learned": [6, 6]}, values
+
+
+def _die(value: int, side: float, confidence: float = 0.97, x: float = 400.0, cocked: bool = False) -> DieReading:
+    return DieReading(value, (x, 300.0), (x - side / 2, 300 - side / 2, x + side / 2, 300 + side / 2),
+                      confidence=confidence, cocked=cocked)
+
+
+def test_a_flat_pair_is_two_confident_flat_dice_of_one_size():
+    from vision.dice_size import PAIR_CONFIDENCE, PAIR_RATIO, shows_flat_pair
+
+    assert shows_flat_pair([_die(3, 12), _die(5, 13, x=450)])
+    assert not shows_flat_pair([_die(3, 12)])  # one die
+    assert not shows_flat_pair([_die(3, 12), _die(5, 12, x=450), _die(2, 12, x=500)])  # three
+    assert not shows_flat_pair([_die(3, 12), _die(5, 12, x=450, cocked=True)])
+    assert not shows_flat_pair([_die(3, 12), _die(5, 12, confidence=PAIR_CONFIDENCE - 0.01, x=450)])
+    assert not shows_flat_pair([_die(3, 12), _die(5, 12 * PAIR_RATIO + 1, x=450)])  # a pair read as one beside a die
+    assert not shows_flat_pair([_die(3, 12), DieReading(5, (450.0, 300.0), None)])
+
+
+def test_watch_learns_the_dice_size_on_the_first_flat_pair(tmp_path):
+    """``companion watch``'s frame reader (known corners, no profile): two travel dice (6-6) shown
+    apart teach it their size (the value ``companion calibrate --learn-dice`` measures), and the
+    same dice then lying against each other are read as the two sixes; a frame reader that has
+    not seen them apart reads one die there and learns nothing from it (one die is not a pair).
+    Unrelated photos (``--stills``) teach no size."""
+    from companion.commands.watch import make_frame_reader
+    from vision.registration import image_order_corners
+
+    sc = _scenes(44, 1, (0.3, 0.36))[0]
+    corners = np.asarray(image_order_corners(sc.field.corners, "bottom-right"), float)
+    fresh = make_frame_reader(corners=corners)
+    assert sorted(d.value for d in fresh(sc.touching).dice) == [6]
+    assert fresh.dice_plugin.die_scale is None
+
+    taught = make_frame_reader(corners=corners)
+    assert sorted(d.value for d in taught(sc.apart).dice) == [6, 6]
+    assert taught.dice_plugin.die_scale == pytest.approx(learn_die_scale(sc.apart, sc.field), rel=1e-6)
+    assert taught.dice_plugin.die_scale < 0.9
+    assert sorted(d.value for d in taught(sc.touching).dice) == [6, 6]
+
+    stills = make_frame_reader(corners=corners, register_each_frame=True)
+    assert stills.dice_plugin.learn_size is False

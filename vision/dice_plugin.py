@@ -13,11 +13,15 @@ is kept on the instance) and judges cocked dice with :func:`vision.cocked.judge_
 ``owner`` whose set its colour is nearer, and the other player's set is not judged as the roll.
 ``die_scale`` (a board profile's, :mod:`vision.dice_size`): dice smaller than a tournament die are
 searched at their own size (a second detector pass; the cube is searched at the board's size).
+``learn_size`` (``companion watch`` without a profile's ``die_scale``): the dice's size is learned
+from the first registered frame that shows a flat pair (:func:`vision.dice_size.shows_flat_pair`),
+measured as ``companion calibrate --learn-dice`` measures it, and kept for the frames after it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 from typing import Any, Optional, Sequence
 
 import numpy as np
@@ -27,21 +31,21 @@ from vision.cocked import CockedRules, TiltModel, judge_scan
 from vision.cube import CubeReader, cube_from_scan
 from vision.dice import DiceReader, as_bgr
 from vision.dice_sets import DiceSets, with_owners
-from vision.dice_size import search_die_px
+from vision.dice_size import DiceSizeError, learn_die_scale, search_die_px, shows_flat_pair
 
 
 class DicePlugin:
     """Reads the dice (cocked flags set when a field is given) and the cube of a frame.
 
     ``models``: model folder (default ``vision/models``); ``rules``: :class:`CockedRules`;
-    ``roller``, ``dice_sets``, ``die_scale``: see module docstring. Raises ``FileNotFoundError`` when the dice models are
+    ``roller``, ``dice_sets``, ``die_scale``, ``learn_size``: see module docstring. Raises ``FileNotFoundError`` when the dice models are
     missing (the cube and tilt models are optional: without them no cube is read and no die is
     called tilted).
     """
 
     def __init__(self, models: Any = None, rules: CockedRules = CockedRules(),
                  roller: Optional[str] = None, dice_sets: Optional[DiceSets] = None,
-                 die_scale: Optional[float] = None) -> None:
+                 die_scale: Optional[float] = None, learn_size: bool = False) -> None:
         self.reader = DiceReader(models)
         try:
             self.cube_reader: Optional[CubeReader] = CubeReader(models)
@@ -55,6 +59,7 @@ class DicePlugin:
         self.roller = roller
         self.dice_sets = dice_sets
         self.die_scale = die_scale
+        self.learn_size = learn_size
         self.checkers: Sequence[tuple[float, float, float]] = ()
         self._key: Optional[tuple] = None
         self._scans: dict[Optional[float], Any] = {}
@@ -90,8 +95,17 @@ class DicePlugin:
             image_bgr = as_bgr(image_bgr)
             dice = self.reader.free_photo_dice(image_bgr, cands, probs, self.reader.dice_from_scan(cands, probs))
             return with_owners(image_bgr, dice, self.dice_sets)
-        return judge_scan(as_bgr(image_bgr), cands, probs, self.reader, field, roller=self.roller,
+        dice = judge_scan(as_bgr(image_bgr), cands, probs, self.reader, field, roller=self.roller,
                           checkers=self.checkers, rules=self.rules, tilt_model=self.tilt, dice_sets=self.dice_sets)
+        if self.learn_size and self.die_scale is None and shows_flat_pair(dice):
+            try:
+                self.die_scale = learn_die_scale(as_bgr(image_bgr), field, self.reader, board_dice=dice)
+            except DiceSizeError:  # no die measured: the next pair
+                return dice
+            logging.getLogger(__name__).info("dice size learned: %.2f x a tournament die on this board", self.die_scale)
+            if search_die_px(field, as_bgr(image_bgr).shape, self.die_scale) is not None:
+                return self.dice(image_bgr, field)  # small dice: this frame read at their size too
+        return dice
 
     def cube(self, image_bgr: np.ndarray, field: Any = None) -> Optional[CubeReading]:
         """The doubling cube in the frame, or ``None``; always searched at the size the board

@@ -41,6 +41,14 @@ LARGE_FROM = 1.3
 SMALL_BELOW = 0.95
 
 
+#: During a game (``companion watch`` without a learned size) the dice's size is learned from the
+#: first frame that shows a flat pair (:func:`shows_flat_pair`): exactly two dice, none cocked,
+#: each read at this probability or more...
+PAIR_CONFIDENCE = 0.9
+#: ... and the larger boxed at most this many times the smaller (two dice of one set).
+PAIR_RATIO = 1.3
+
+
 class DiceSizeError(ValueError):
     """No die to measure on the calibration frame."""
 
@@ -91,3 +99,14 @@ def search_die_px(field: Any, image_shape: tuple[int, ...], die_scale: Optional[
     if die_scale is None or field is None or die_scale >= 1.0:
         return None
     return board_die_px(field, image_shape) * die_scale
+
+
+def shows_flat_pair(dice: Sequence[DieReading]) -> bool:
+    """Whether the judged dice of a registered frame (:func:`vision.cocked.judge_scan`) are a pair
+    to learn the dice's size from during a game: exactly two dice, none cocked, each read at
+    :data:`PAIR_CONFIDENCE` or more, the larger's box side at most :data:`PAIR_RATIO` times the
+    smaller's (a die and a look-alike, or a die and two touching dice read as one, are not a pair)."""
+    if len(dice) != 2 or any(d.cocked or d.box is None or d.confidence < PAIR_CONFIDENCE for d in dice):
+        return False
+    a, b = (max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in dice)
+    return max(a, b) <= PAIR_RATIO * min(a, b)

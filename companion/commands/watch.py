@@ -128,7 +128,8 @@ def make_frame_reader(calibration: Any = None, die_on_checker: str = "flat_ok", 
     camera is fixed; it is found again when a frame cannot be registered or its
     size changes), or found in every frame (``register_each_frame``: a folder
     of unrelated photos); the dice and the cube through ``vision.dice_plugin``
-    when its models are installed. Raises ``UserError`` for a bad calibration
+    when its models are installed (the dice's size learned on the first flat pair
+    when the profile has none, except for unrelated photos). Raises ``UserError`` for a bad calibration
     file."""
     try:
         from vision.reader import BoardReader
@@ -139,7 +140,10 @@ def make_frame_reader(calibration: Any = None, die_on_checker: str = "flat_ok", 
         from vision.cocked import CockedRules
         from vision.dice_plugin import DicePlugin
 
-        plugin = DicePlugin(rules=CockedRules(on_checker_cocked=die_on_checker == "cocked"))
+        # the dice's size is learned on the game's first flat pair unless the profile knows it
+        # (not across unrelated photos, each of its own board and dice)
+        plugin = DicePlugin(rules=CockedRules(on_checker_cocked=die_on_checker == "cocked"),
+                            learn_size=not register_each_frame)
     except (ImportError, FileNotFoundError):
         plugin = None
     extra = {} if plugin is None else {"dice_reader": plugin.dice, "cube_reader": plugin.cube}
