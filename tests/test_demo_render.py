@@ -46,19 +46,14 @@ def test_a_scene_on_another_board_and_camera_reads_back():
     assert sorted(d.value for d in obs.dice) == [1, 4] and not any(d.cocked for d in obs.dice)
 
 
-def _dice_of_a_thrown_scene(folder, seed: int, scene: int, style: str, dice: list[int],
-                            die_to_checker: float | None = None, **variants) -> dict:
-    """The dice values read (the dice plug-in, known corners) on the first frame of ``scene`` of
-    the rendered-games benchmark's game ``seed`` (its camera, dice thrown, ``die_to_checker`` as
-    its ``--die-to-checker``), with the shipped ``DiceSettings`` and with each variant's changes
-    (name: dict of settings)."""
-    import dataclasses
+def _thrown_scene(folder, seed: int, scene: int, style: str, dice: list[int], die_to_checker: float | None = None):
+    """``(image, field)``: the first frame of ``scene`` of the rendered-games benchmark's game
+    ``seed`` (its camera, dice thrown, ``die_to_checker`` as its ``--die-to-checker``; the scene's
+    dice must be ``dice`` and no hand), (H, W, 3) uint8 BGR, and its registered field."""
     import cv2
 
     from companion.demo import game_camera, render_script
     from companion.scripted_game import Script, random_game
-    from vision.dice import DiceReader
-    from vision.dice_settings import DiceSettings
 
     script = random_game(seed, match_length=5, illegal_rate=0.3, cocked_rate=0.2, max_turns=4)
     pose, light = game_camera(seed)
@@ -66,8 +61,21 @@ def _dice_of_a_thrown_scene(folder, seed: int, scene: int, style: str, dice: lis
     assert sorted(d.value for d in script.scenes[scene].dice) == dice and not script.scenes[scene].hand
     render_script(Script(script.scenes[:scene + 1]), folder, style=style, pose=pose, lighting=light, dice_scatter=seed,
                   die_to_checker=die_to_checker)
-    image = cv2.imread(str(folder / f"frame{first:05d}.jpg"))
-    field = field_from_corners(np.array(pose.corners), pose.image_size)
+    return cv2.imread(str(folder / f"frame{first:05d}.jpg")), field_from_corners(np.array(pose.corners), pose.image_size)
+
+
+def _dice_of_a_thrown_scene(folder, seed: int, scene: int, style: str, dice: list[int],
+                            die_to_checker: float | None = None, **variants) -> dict:
+    """The dice values read (the dice plug-in, known corners) on the first frame of ``scene`` of
+    the rendered-games benchmark's game ``seed`` (its camera, dice thrown, ``die_to_checker`` as
+    its ``--die-to-checker``), with the shipped ``DiceSettings`` and with each variant's changes
+    (name: dict of settings)."""
+    import dataclasses
+
+    from vision.dice import DiceReader
+    from vision.dice_settings import DiceSettings
+
+    image, field = _thrown_scene(folder, seed, scene, style, dice, die_to_checker)
     values = {}
     for name, changes in {"shipped": {}, **variants}.items():
         plugin = DicePlugin()

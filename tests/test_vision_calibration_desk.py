@@ -124,6 +124,9 @@ def test_learns_the_dice_shown_beside_the_board(opening, tmp_path):
     state = desk.state()
     assert state["state"] == "learned", state["error"]
     assert state["dice"]["die_scale"] == pytest.approx(0.7, rel=0.25), state["dice"]
+    from vision.dice_size import OWN_SIZE_BELOW
+
+    assert state["dice"]["own_size"] is (state["dice"]["die_scale"] < OWN_SIZE_BELOW)
     assert not state["dice"]["sets"] and "whose dice are whose not learned" in state["dice"]["note"]
     desk.save()
     assert json.loads(out.read_text())["die_scale"] == pytest.approx(state["dice"]["die_scale"], abs=1e-3)
@@ -132,5 +135,5 @@ def test_learns_the_dice_shown_beside_the_board(opening, tmp_path):
     bare.start(opening.corners.tolist())
     assert bare.wait(300)
     state = bare.state()
-    assert state["state"] == "learned" and state["dice"]["die_scale"] is None
+    assert state["state"] == "learned" and state["dice"]["die_scale"] is None and not state["dice"]["own_size"]
     assert state["dice"]["note"].startswith("dice not learned: no die seen")

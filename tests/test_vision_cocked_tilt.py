@@ -165,6 +165,34 @@ def test_roll_sizes_cap_a_leaning_die_at_its_partner():
     assert roll_sizes([die(53), die(33)]) == [pytest.approx(SIZE_CAP * 33), 33.0]
     assert roll_sizes([die(33), die(10)]) == [33.0, 10.0]  # a far smaller one is no partner
     assert roll_sizes([die(30)]) == [30.0] and roll_sizes([]) == []
+    # the dice's known side is the least each die is taken at (a die boxed tight)
+    assert roll_sizes([die(11), die(14)], die_px=13.0) == [13.0, 14.0]
+    assert roll_sizes([die(53), die(33)], die_px=13.0) == [pytest.approx(SIZE_CAP * 33), 33.0]
+
+
+def test_the_plugin_judges_dice_searched_at_their_size_at_that_size_at_least(tilt):
+    # DicePlugin with a learned size below OWN_SIZE_BELOW searches the dice at that size and gives
+    # the same size to the tilt test (judge_scan's die_px); the same scan judged without it may differ
+    from vision.cocked import judge_scan, roll_tilt_scores
+    from vision.dice_plugin import DicePlugin
+    from vision.dice_size import board_die_px, search_die_px
+
+    rng = np.random.default_rng(52)
+    roll = render_roll.render_roll_on_board(rng, cocked_prob=0.0, cube_prob=0.0, die_to_checker=(0.3, 0.34))
+    plugin = DicePlugin(die_scale=0.7)
+    die_px = search_die_px(roll.field, roll.image.shape, plugin.die_scale)
+    assert die_px == pytest.approx(0.7 * board_die_px(roll.field, roll.image.shape))
+    got = plugin.dice(roll.image, roll.field)
+    assert len(got) == 2
+    cands, probs = plugin.scan(roll.image, roll.field, die_px)
+    same = judge_scan(roll.image, cands, probs, plugin.reader, roll.field, tilt_model=plugin.tilt, die_px=die_px)
+    assert [(d.value, d.cocked, d.center) for d in got] == [(d.value, d.cocked, d.center) for d in same]
+    # a die boxed under die_px is read in patches of die_px: its scores follow the floor
+    small = [k for k, d in enumerate(got) if d.box[2] - d.box[0] < die_px]
+    assert small  # this board's one is boxed at 14.7 pixels, searched at 15.4
+    floored = roll_tilt_scores(roll.image, got, roll.field, tilt, die_px=die_px)
+    plain = roll_tilt_scores(roll.image, got, roll.field, tilt)
+    assert not np.isclose(floored[small[0]], plain[small[0]])
 
 
 def test_demo_cocked_rolls_are_caught():

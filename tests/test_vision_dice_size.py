@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from companion.observation import DieReading
-from vision.dice_size import DiceSizeError, board_die_px, learn_die_scale, search_die_px
+from vision.dice_size import OWN_SIZE_BELOW, DiceSizeError, board_die_px, learn_die_scale, search_die_px
 from vision.profile import Profile, ProfileError
 from vision.render_touching import render_touching
 from vision.render_dice import RenderError
@@ -59,6 +59,8 @@ def test_scale_is_clipped_and_only_small_dice_change_the_search():
     assert board == pytest.approx(1000 / 30)
     assert search_die_px(field, (720, 1280, 3), 0.7) == pytest.approx(0.7 * board)
     assert search_die_px(field, (720, 1280, 3), 1.4) is None
+    assert search_die_px(field, (720, 1280, 3), OWN_SIZE_BELOW) is None  # near a tournament die: the board's
+    assert search_die_px(field, (720, 1280, 3), OWN_SIZE_BELOW - 0.01) is not None
     assert search_die_px(field, (720, 1280, 3), None) is None
     assert search_die_px(None, (720, 1280, 3), 0.7) is None
 
@@ -125,7 +127,7 @@ def test_read_with_a_profile_searches_small_dice_at_their_size(repo_root, tmp_pa
     base = Profile(name="travel", image_size=(w, h),
                    corners=np.asarray(image_order_corners(sc.field.corners, "bottom-right"), float))
     scale = learn_die_scale(sc.apart, sc.field)
-    assert scale < 0.9
+    assert scale < OWN_SIZE_BELOW
     env = dict(os.environ, PYTHONPATH=str(repo_root))
     values = {}
     for name, profile in (("board", base), ("learned", dataclasses.replace(base, die_scale=scale))):
@@ -172,7 +174,7 @@ def test_watch_learns_the_dice_size_on_the_first_flat_pair(tmp_path):
     taught = make_frame_reader(corners=corners)
     assert sorted(d.value for d in taught(sc.apart).dice) == [6, 6]
     assert taught.dice_plugin.die_scale == pytest.approx(learn_die_scale(sc.apart, sc.field), rel=1e-6)
-    assert taught.dice_plugin.die_scale < 0.9
+    assert taught.dice_plugin.die_scale < OWN_SIZE_BELOW
     assert sorted(d.value for d in taught(sc.touching).dice) == [6, 6]
 
     stills = make_frame_reader(corners=corners, register_each_frame=True)

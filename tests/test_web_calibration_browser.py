@@ -154,7 +154,7 @@ def test_the_dice_shown_are_learned_with_the_board(browser, opening, tmp_path):
     fw, fh = field.size
     for k, fy in enumerate((0.3, 0.7)):
         x, y = field.to_image(np.array([[1.05 * fw, fy * fh]]))[0]
-        draw_die(image, (float(x), float(y)), 0.7 * board_die_px(field, image.shape), 3 + k, style=DIE_STYLES[0])
+        draw_die(image, (float(x), float(y)), 0.6 * board_die_px(field, image.shape), 3 + k, style=DIE_STYLES[0])
     desk = CalibrationDesk(image, tmp_path / "travel.json", corners=opening.corners, learning=QUICK, learn_dice=True)
     server = serve(create_calibration_app(desk, {"ACCESS_TOKEN": TOKEN}), "127.0.0.1", 0, threads=8)
     try:
@@ -164,7 +164,8 @@ def test_the_dice_shown_are_learned_with_the_board(browser, opening, tmp_path):
             page.click("#learn")
             page.wait_for_selector('#stage[data-state="learned"]', timeout=LEARN_WAIT)
             summary = page.locator("#summary").inner_text()
-            scale = desk.state()["dice"]["die_scale"]
+            scale, own = desk.state()["dice"]["die_scale"], desk.state()["dice"]["own_size"]
+            assert own, scale  # dice of 0.6 of the board's die
             assert f"Dice: {scale:.2f} times a tournament die, searched at their own size" in summary, summary
             assert "Whose dice are whose not learned" in summary, summary
             page.click("#save")

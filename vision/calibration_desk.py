@@ -196,17 +196,20 @@ class CalibrationDesk:
 
     def _learned_dice(self, profile: Any) -> tuple[Any, dict[str, Any]]:
         """``profile`` with the dice learned from the frame, and what the page says of them:
-        ``{"die_scale", "sets", "note"}`` (``note``: why the sets, or the dice, were not learned).
-        A frame without dice keeps the board's calibration: the dice are then not learned."""
+        ``{"die_scale", "own_size", "sets", "note"}`` (``own_size``: the dice are searched at their
+        own size, :data:`vision.dice_size.OWN_SIZE_BELOW`; ``note``: why the sets, or the dice, were
+        not learned). A frame without dice keeps the board's calibration: the dice are then not
+        learned."""
         from vision.calibrate import CalibrationError, learn_dice
+        from vision.dice_size import OWN_SIZE_BELOW
 
         self._progress("learning the dice", 1.0)
         try:
             profile, note = learn_dice(self.image, profile)
         except CalibrationError as exc:
-            return profile, {"die_scale": None, "sets": False, "note": f"dice not learned: {exc}"}
-        return profile, {"die_scale": round(float(profile.die_scale), 3), "sets": profile.dice_sets is not None,
-                         "note": note}
+            return profile, {"die_scale": None, "own_size": False, "sets": False, "note": f"dice not learned: {exc}"}
+        return profile, {"die_scale": round(float(profile.die_scale), 3), "own_size": profile.die_scale < OWN_SIZE_BELOW,
+                         "sets": profile.dice_sets is not None, "note": note}
 
     def wait(self, timeout: Optional[float] = None) -> bool:
         """Wait until no learning runs; True unless ``timeout`` seconds passed first."""
@@ -223,7 +226,7 @@ class CalibrationDesk:
         path written, or None), ``reading`` (:func:`reading_marks`, or None before a
         reading) and ``learned`` (``before``, ``after``: accuracy on held-back compositions of
         this board before and after learning; ``seconds``), or None; ``dice`` (with
-        ``learn_dice``, once learned: ``die_scale``, ``sets``, ``note``), or None."""
+        ``learn_dice``, once learned: ``die_scale``, ``own_size``, ``sets``, ``note``), or None."""
         with self._lock:
             out: dict[str, Any] = dict(self._status)
             result, saved, dice = self._result, self._saved_to, self._dice

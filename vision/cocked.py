@@ -197,25 +197,31 @@ def rectified_patch(image_bgr: np.ndarray, die: DieReading, field: Any = None,
 
 
 def roll_tilt_scores(image_bgr: np.ndarray, dice: Sequence[DieReading], field: Any,
-                     tilt_model: "TiltModel", views: Optional[Sequence[float]] = None) -> np.ndarray:
+                     tilt_model: "TiltModel", views: Optional[Sequence[float]] = None,
+                     die_px: Optional[float] = None) -> np.ndarray:
     """(N,) float64 tilt score of each die of a roll: the highest of the tilt network's readings of
     its rectified patch at each of ``views`` (default :data:`TILT_VIEWS`) times its size
-    (:func:`roll_sizes`), all in one network pass. A leaning die may be boxed by its most visible
-    face alone (a side face, which looks flat); the larger patch shows the rest of it."""
+    (:func:`roll_sizes`, with the dice's known side ``die_px``), all in one network pass. A leaning
+    die may be boxed by its most visible face alone (a side face, which looks flat); the larger
+    patch shows the rest of it."""
     if not len(dice):
         return np.zeros(0)
     views = TILT_VIEWS if views is None else views
-    sizes = roll_sizes(dice)
+    sizes = roll_sizes(dice, die_px)
     patches = [rectified_patch(image_bgr, d, field, size=s * v) for v in views for d, s in zip(dice, sizes)]
     return tilt_model.scores(patches).reshape(len(views), len(dice)).max(axis=0)
 
 
-def roll_sizes(dice: Sequence[DieReading]) -> list[float]:
+def roll_sizes(dice: Sequence[DieReading], die_px: Optional[float] = None) -> list[float]:
     """The side of each die of a roll for the tilt test, in image pixels: its own size, but at most
     :data:`SIZE_CAP` times the smallest die's (among those at least 0.6 times the largest: a far
     smaller one is not a die of the same set). The detector measures a leaning die by its whole
-    outline (top and side faces), up to 1.6 times a flat die's; the dice of a roll are one size."""
-    sizes = [die_size(d) for d in dice]
+    outline (top and side faces), up to 1.6 times a flat die's; the dice of a roll are one size.
+    ``die_px``: the dice's side when it is known (learned, :mod:`vision.dice_size`), at least
+    which each die is taken: searched at their own size, small dice are often boxed tight (0.7-0.9
+    of their side), and the tilt network, trained on patches of 0.9-1.5 times the die, reads a
+    flat die's tight patch as a leaning die's side face."""
+    sizes = [max(die_size(d), die_px or 0.0) for d in dice]
     if not sizes:
         return []
     ref = min(s for s in sizes if s >= 0.6 * max(sizes))
@@ -270,9 +276,11 @@ def judge_roll(dice: Sequence[DieReading], field: Any, image_bgr: Optional[np.nd
                roller: Optional[Literal["top", "bottom"]] = None,
                checkers: Sequence[tuple[float, float, float]] = (),
                rules: CockedRules = CockedRules(),
-               tilt_model: Optional[TiltModel] = None) -> list[DieReading]:
+               tilt_model: Optional[TiltModel] = None,
+               die_px: Optional[float] = None) -> list[DieReading]:
     """Judge every die of a roll on a registered board; returns new readings with ``cocked``,
-    ``reason``, ``message`` and ``half`` set (same order).
+    ``reason``, ``message`` and ``half`` set (same order). ``die_px``: the dice's side in image
+    pixels when it is known (:func:`roll_sizes`), else None.
 
     ``field``: :class:`vision.registration.Field` (required: the rule is about the board's halves).
     ``image_bgr``: the frame, for the tilt test (skipped when None). ``roller``: the player to roll
@@ -296,7 +304,8 @@ def judge_roll(dice: Sequence[DieReading], field: Any, image_bgr: Optional[np.nd
             except FileNotFoundError:
                 tilt_model = None
         if tilt_model is not None:
-            scores[[k for k, i in enumerate(idle) if not i]] = roll_tilt_scores(image_bgr, rolled, field, tilt_model)
+            scores[[k for k, i in enumerate(idle) if not i]] = roll_tilt_scores(
+                image_bgr, rolled, field, tilt_model, die_px=die_px)
     out = []
     for d, score, not_rolled in zip(dice, scores, idle):
         area, half = place_of(d, field)
@@ -324,7 +333,8 @@ def judge_scan(image_bgr: np.ndarray, cands: Sequence[Any], probs: np.ndarray, r
                checkers: Sequence[tuple[float, float, float]] = (),
                rules: CockedRules = CockedRules(),
                tilt_model: Optional["TiltModel"] = None,
-               dice_sets: Optional["DiceSets"] = None) -> list[DieReading]:
+               dice_sets: Optional["DiceSets"] = None,
+               die_px: Optional[float] = None) -> list[DieReading]:
     """The judged dice of a scanned registered frame, as ``companion read`` reports them: the
     accepted readings (``reader.dice_from_scan``, a :class:`vision.dice.DiceReader`), less those
     off the board's surface below :attr:`CockedRules.off_board_confidence`, plus the dice turned
@@ -334,7 +344,9 @@ def judge_scan(image_bgr: np.ndarray, cands: Sequence[Any], probs: np.ndarray, r
     the other player's set is left out of the roll; None: every die is the roller's.
 
     ``image_bgr``: (H, W, 3) uint8 BGR; ``cands``, ``probs``: :meth:`vision.dice.DiceReader.scan` of
-    it with ``field``. Raises ``ValueError`` when ``field`` is None.
+    it with ``field``; ``die_px``: the dice's side in image pixels when it is known (the size
+    they were searched at), for the tilt test (:func:`roll_sizes`). Raises ``ValueError`` when
+    ``field`` is None.
     """
     if field is None:
         raise ValueError("judging cocked dice needs a registered board (field)")
@@ -348,7 +360,8 @@ def judge_scan(image_bgr: np.ndarray, cands: Sequence[Any], probs: np.ndarray, r
     roll = [d for d in dice if of_roll(d, roller)]
     dice += with_owners(image_bgr, sure(leaning_candidates(image_bgr, cands, probs, dice, field, tilt_model,
                                                            roll=roll)), dice_sets)
-    return judge_roll(dice, field, image_bgr, roller=roller, checkers=checkers, rules=rules, tilt_model=tilt_model)
+    return judge_roll(dice, field, image_bgr, roller=roller, checkers=checkers, rules=rules, tilt_model=tilt_model,
+                      die_px=die_px)
 
 
 def leaning_candidates(image_bgr: np.ndarray, cands: Sequence[Any], probs: np.ndarray,

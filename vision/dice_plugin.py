@@ -11,8 +11,10 @@ is kept on the instance) and judges cocked dice with :func:`vision.cocked.judge_
 (``(x, y, radius)`` image pixels, for the on-checker setting) may be updated between frames.
 ``dice_sets`` (:class:`vision.dice_sets.DiceSets`, a board profile's): every die gets the
 ``owner`` whose set its colour is nearer, and the other player's set is not judged as the roll.
-``die_scale`` (a board profile's, :mod:`vision.dice_size`): dice smaller than a tournament die are
-searched at their own size (a second detector pass; the cube is searched at the board's size).
+``die_scale`` (a board profile's, :mod:`vision.dice_size`): dice clearly smaller than a tournament
+die (:data:`vision.dice_size.OWN_SIZE_BELOW`) are searched at their own size (a second detector
+pass; the cube is searched at the board's size), and judged for tilt at that size at least
+(:func:`vision.cocked.roll_sizes`).
 ``learn_size`` (``companion watch`` without a profile's ``die_scale``): the dice's size is learned
 from the first registered frame that shows a flat pair (:func:`vision.dice_size.shows_flat_pair`),
 measured as ``companion calibrate --learn-dice`` measures it, and kept for the frames after it.
@@ -90,13 +92,15 @@ class DicePlugin:
 
     def dice(self, image_bgr: np.ndarray, field: Any = None) -> list[DieReading]:
         """Every die in the frame; with a ``field`` each is judged flat or cocked (reason, message)."""
-        cands, probs = self.scan(image_bgr, field, search_die_px(field, as_bgr(image_bgr).shape, self.die_scale))
+        die_px = search_die_px(field, as_bgr(image_bgr).shape, self.die_scale)
+        cands, probs = self.scan(image_bgr, field, die_px)
         if field is None:
             image_bgr = as_bgr(image_bgr)
             dice = self.reader.free_photo_dice(image_bgr, cands, probs, self.reader.dice_from_scan(cands, probs))
             return with_owners(image_bgr, dice, self.dice_sets)
         dice = judge_scan(as_bgr(image_bgr), cands, probs, self.reader, field, roller=self.roller,
-                          checkers=self.checkers, rules=self.rules, tilt_model=self.tilt, dice_sets=self.dice_sets)
+                          checkers=self.checkers, rules=self.rules, tilt_model=self.tilt, dice_sets=self.dice_sets,
+                          die_px=die_px)
         if self.learn_size and self.die_scale is None and shows_flat_pair(dice):
             try:
                 self.die_scale = learn_die_scale(as_bgr(image_bgr), field, self.reader, board_dice=dice)

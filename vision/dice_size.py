@@ -1,18 +1,21 @@
-"""The size of the players' dice, learned at calibration.
+"""The size of the players' dice, learned at calibration or during a game.
 
 A registered board's dice are searched at the size the board implies (a tournament die, about
 1/30 of the playing field's width: :func:`vision.dice.field_search_region`). Small dice (travel
 dice, 0.3-0.45 of a checker's diameter) are then only 6-7 pixels at the detector's input, and two
 of them lying against each other merge into one. ``companion calibrate --learn-dice`` measures the
 dice shown on the calibration frame and stores their side as a multiple of the board's size
-(``die_scale`` in the profile); dice smaller than a tournament die are then searched at their own
-size. Larger dice are left at the board's size: the detector reads jumbo dice there (trained on
-dice of 0.28-0.85 of a checker), and reading them at their own size loses some.
+(``die_scale`` in the profile); dice clearly smaller than a tournament die
+(:data:`OWN_SIZE_BELOW`) are then searched at their own size. Larger dice are left at the board's
+size: the detector reads jumbo dice there (trained on dice of 0.28-0.85 of a checker), and reading
+them at their own size loses some. ``companion watch`` learns the size the same way on the first
+flat pair of a game when no profile gives it (:func:`shows_flat_pair`,
+:class:`vision.dice_plugin.DicePlugin`).
 
 On 150 validation boards (``python benchmarks/dice_touching.py --boards 150 --seed 1100
 --learn-size``: the size learned from each board's dice lying apart, then the board read with
-them touching), two touching dice read exactly 137 -> 142 of 150 (those of 0.30-0.45 of a checker
-36 -> 40 of 45), nothing lost at any size or with the dice apart or alone. Searching every size at
+them touching), two touching dice read exactly 137 -> 140 of 150 (those of 0.30-0.45 of a checker
+35 -> 38 of 45), nothing lost at any size or with the dice apart or alone. Searching every size at
 its true size instead loses 3 of 38 jumbo pairs apart and 3 of 38 jumbo dice alone.
 """
 
@@ -41,6 +44,17 @@ LARGE_FROM = 1.3
 SMALL_BELOW = 0.95
 
 
+#: Dice learned below this scale are searched at their own size (:func:`search_die_px`); larger
+#: ones at the board's. A learned scale is often a tenth off and more (the rendered games' first
+#: flat pair, games 0-11 of ``bench_rendered_games.py --dice-scatter``: dice of 0.69 of the
+#: board's die measured 0.63-0.76, dice of 0.92 measured 0.80-1.02). Searched at a size under
+#: theirs, dice are boxed tight and a flat die may be called tilted, while the board's size reads
+#: dice of 0.8-1.0 of it well apart. With dice of 0.4 of a checker (0.92 of the board's die) those
+#: games' flat still frames read exactly 166 of 166 at the board's size, 163 when every die
+#: learned under 1.0 was searched at its own size and 166 with 0.8; the price, two touching dice
+#: with the size learned (``benchmarks/dice_touching.py --boards 150 --seed 1100 --learn-size``):
+#: 143 -> 140 of 150.
+OWN_SIZE_BELOW = 0.8
 #: During a game (``companion watch`` without a learned size) the dice's size is learned from the
 #: first frame that shows a flat pair (:func:`shows_flat_pair`): exactly two dice, none cocked,
 #: each read at this probability or more...
@@ -94,9 +108,9 @@ def learn_die_scale(image_bgr: np.ndarray, field: Any, reader: Any = None,
 
 def search_die_px(field: Any, image_shape: tuple[int, ...], die_scale: Optional[float]) -> Optional[float]:
     """The die side (image pixels) to search a registered frame at: the learned ``die_scale`` times
-    the board's die when the dice are smaller than a tournament die, else ``None`` (the board's
-    size, :meth:`vision.dice.DiceReader.scan`'s default)."""
-    if die_scale is None or field is None or die_scale >= 1.0:
+    the board's die when the dice are below :data:`OWN_SIZE_BELOW` of it, else ``None`` (the
+    board's size, :meth:`vision.dice.DiceReader.scan`'s default)."""
+    if die_scale is None or field is None or die_scale >= OWN_SIZE_BELOW:
         return None
     return board_die_px(field, image_shape) * die_scale
 

@@ -118,7 +118,7 @@
     if (d) {
       if (d.die_scale !== null) {
         summary.textContent += " Dice: " + d.die_scale.toFixed(2) + " times a tournament die" +
-          (d.die_scale < 1 ? ", searched at their own size" : "") + (d.sets ? "; whose dice are whose learned." : ".");
+          (d.own_size ? ", searched at their own size" : "") + (d.sets ? "; whose dice are whose learned." : ".");
       }
       if (d.note) summary.textContent += " " + d.note.charAt(0).toUpperCase() + d.note.slice(1) + ".";
     }
