@@ -40,9 +40,9 @@ class DicePlugin:
     """Reads the dice (cocked flags set when a field is given) and the cube of a frame.
 
     ``models``: model folder (default ``vision/models``); ``rules``: :class:`CockedRules`;
-    ``roller``, ``dice_sets``, ``die_scale``, ``learn_size``: see module docstring. Raises ``FileNotFoundError`` when the dice models are
-    missing (the cube and tilt models are optional: without them no cube is read and no die is
-    called tilted).
+    ``roller``, ``dice_sets``, ``die_scale``, ``learn_size``: see module docstring. Raises
+    ``FileNotFoundError`` when the dice models are missing (the cube and tilt models are optional:
+    without them no cube is read and no die is called tilted).
     """
 
     def __init__(self, models: Any = None, rules: CockedRules = CockedRules(),
@@ -106,7 +106,8 @@ class DicePlugin:
                 self.die_scale = learn_die_scale(as_bgr(image_bgr), field, self.reader, board_dice=dice)
             except DiceSizeError:  # no die measured: the next pair
                 return dice
-            logging.getLogger(__name__).info("dice size learned: %.2f x a tournament die on this board", self.die_scale)
+            logging.getLogger(__name__).info("dice size learned: %.2f x a tournament die on this board",
+                                             self.die_scale)
             if search_die_px(field, as_bgr(image_bgr).shape, self.die_scale) is not None:
                 return self.dice(image_bgr, field)  # small dice: this frame read at their size too
         return dice
