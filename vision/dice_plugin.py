@@ -33,7 +33,7 @@ from vision.cocked import CockedRules, TiltModel, judge_scan
 from vision.cube import CubeReader, cube_from_scan
 from vision.dice import DiceReader, as_bgr
 from vision.dice_sets import DiceSets, with_owners
-from vision.dice_size import DiceSizeError, learn_die_scale, search_die_px, shows_flat_pair
+from vision.dice_size import learn_die_scale, search_die_px, shows_flat_pair
 
 
 class DicePlugin:
@@ -92,24 +92,22 @@ class DicePlugin:
 
     def dice(self, image_bgr: np.ndarray, field: Any = None) -> list[DieReading]:
         """Every die in the frame; with a ``field`` each is judged flat or cocked (reason, message)."""
-        die_px = search_die_px(field, as_bgr(image_bgr).shape, self.die_scale)
-        cands, probs = self.scan(image_bgr, field, die_px)
+        image = as_bgr(image_bgr)
+        die_px = search_die_px(field, image.shape, self.die_scale)
+        cands, probs = self.scan(image, field, die_px)
         if field is None:
-            image_bgr = as_bgr(image_bgr)
-            dice = self.reader.free_photo_dice(image_bgr, cands, probs, self.reader.dice_from_scan(cands, probs))
-            return with_owners(image_bgr, dice, self.dice_sets)
-        dice = judge_scan(as_bgr(image_bgr), cands, probs, self.reader, field, roller=self.roller,
+            dice = self.reader.free_photo_dice(image, cands, probs, self.reader.dice_from_scan(cands, probs))
+            return with_owners(image, dice, self.dice_sets)
+        dice = judge_scan(image, cands, probs, self.reader, field, roller=self.roller,
                           checkers=self.checkers, rules=self.rules, tilt_model=self.tilt, dice_sets=self.dice_sets,
                           die_px=die_px)
         if self.learn_size and self.die_scale is None and shows_flat_pair(dice):
-            try:
-                self.die_scale = learn_die_scale(as_bgr(image_bgr), field, self.reader, board_dice=dice)
-            except DiceSizeError:  # no die measured: the next pair
-                return dice
+            # the pair's boxes are measured, so a scale always comes back (no DiceSizeError)
+            self.die_scale = learn_die_scale(image, field, self.reader, board_dice=dice)
             logging.getLogger(__name__).info("dice size learned: %.2f x a tournament die on this board",
                                              self.die_scale)
-            if search_die_px(field, as_bgr(image_bgr).shape, self.die_scale) is not None:
-                return self.dice(image_bgr, field)  # small dice: this frame read at their size too
+            if search_die_px(field, image.shape, self.die_scale) is not None:
+                return self.dice(image, field)  # small dice: this frame read at their size too
         return dice
 
     def cube(self, image_bgr: np.ndarray, field: Any = None) -> Optional[CubeReading]:
