@@ -22,3 +22,21 @@ def rendered(counts, style="green", seed=0):
 def signed(points):
     """Signed counts (> 0 light) of the page's reading, ``[{"count", "colour"}, ...]``."""
     return [0 if p["count"] == 0 else (p["count"] if p["colour"] == "light" else -p["count"]) for p in points]
+
+
+def misreading_model(folder):
+    """A point network that cannot read this project's rendered boards as shipped: the shipped
+    body with a head whose logit of five checkers is 10 lower, so that the opening's four stacks
+    of five read as four (fewer than ``EARLY_REFUSAL`` points: calibration adapts it rather than
+    refusing). Written to ``folder`` as a network of its own; returns its
+    :class:`~vision.learned_checkers.PointModel`."""
+    import shutil
+
+    from vision.learned_checkers import MODEL_PATH, PointHead, PointModel, head_path
+
+    path = shutil.copy(MODEL_PATH, folder / MODEL_PATH.name)
+    shipped = PointHead.load(head_path(MODEL_PATH))
+    b2 = shipped.b2.copy()
+    b2[5] -= 10.0
+    PointHead(shipped.w1, shipped.b1, shipped.w2, b2).save(head_path(path))
+    return PointModel(path)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from aruco_markers import with_aruco
-from calibration_frames import LATER, OPENING, QUICK, rendered, signed
+from calibration_frames import LATER, OPENING, QUICK, misreading_model, rendered, signed
 from vision.calibration_desk import CalibrationDesk, first_corners, parse_page_corners, reading_marks
 from vision.profile import load_profile
 from vision.reader import BoardReader
@@ -80,9 +80,23 @@ def test_a_frame_not_in_the_opening_position_is_refused_naming_the_points(tmp_pa
         desk.save()
 
 
-def test_learns_reads_and_saves_what_read_then_uses(opening, tmp_path):
+def test_keeps_the_shipped_reader_where_it_reads_the_opening(opening, tmp_path):
     out = tmp_path / "club" / "green.json"
     desk = CalibrationDesk(opening.image, out, learning=QUICK)
+    desk.start(opening.corners.tolist())
+    assert desk.wait(120)
+    state = desk.state()
+    assert state["state"] == "learned", state["error"]
+    assert state["learned"]["adapted"] is False and state["learned"]["before"] is None
+    assert signed(state["reading"]["points"]) == OPENING
+    assert desk.save() == str(out)
+    data = json.loads(out.read_text())
+    assert "point_head" not in data and not (out.parent / "green.points.npz").exists()
+
+
+def test_learns_reads_and_saves_what_read_then_uses(opening, tmp_path):
+    out = tmp_path / "club" / "green.json"
+    desk = CalibrationDesk(opening.image, out, learning=QUICK, point_model=misreading_model(tmp_path))
     stages = []
     desk.start(opening.corners.tolist())
     while not desk.wait(0.05):
@@ -91,6 +105,7 @@ def test_learns_reads_and_saves_what_read_then_uses(opening, tmp_path):
     assert state["state"] == "learned", state["error"]
     assert "learning this board" in {s for s, _ in stages}
     assert signed(state["reading"]["points"]) == OPENING
+    assert state["learned"]["adapted"] is True
     assert 0 <= state["learned"]["before"] <= 1 and state["learned"]["seconds"] > 0
     assert desk.save() == str(out) and desk.wait_saved(0)
     assert desk.state()["state"] == "saved" and desk.state()["saved"] == str(out)

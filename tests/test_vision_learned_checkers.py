@@ -142,20 +142,32 @@ def test_compositions_hold_as_many_checkers_as_their_labels_say():
     assert empty and np.median([int((x[:, CROP_WIDTH // 2].mean(axis=1) > 125).sum()) for x in empty]) == 0
 
 
-def test_calibration_learns_a_board_and_refuses_another_position(model):
+def test_calibration_keeps_the_shipped_reader_where_it_reads_the_opening(model):
     r, field = _rendered(OPENING, style="ivory")
     learned = learn_board(r.image, field, model, samples=800, generic=200)
+    assert learned.head is None and learned.before is None and learned.after is None
     assert learned.near_colour == "light" and learned.light[0] > learned.dark[0]
-    assert learned.after >= learned.before
-    # The adapted head reads a later position of this board.
+
+
+def test_calibration_teaches_a_reader_that_misreads_the_board(tmp_path):
+    from calibration_frames import misreading_model
+
+    misreading = misreading_model(tmp_path)
+    r, field = _rendered(OPENING, style="ivory")
+    before = BoardReader(field=field, point_model=misreading).read(r.image)
+    assert [p.count for p in before.points if abs(OPENING[p.point - 1]) == 5] != [5, 5, 5, 5]
+    learned = learn_board(r.image, field, misreading, samples=800, generic=200)
+    assert learned.head is not None and learned.after >= learned.before
+    assert learned.near_colour == "light" and learned.light[0] > learned.dark[0]
+    # The adapted head reads a later position of this board, stacks of five included.
     later = [-2, 0, 0, 2, 0, 4, 0, 2, 0, 0, 0, -5, 4, 0, 0, 0, -3, 0, -4, -1, 0, 0, 0, 3]
     r2, _ = _rendered(later, style="ivory", seed=3)
-    obs = BoardReader(field=field, point_model=model.with_head(learned.head)).read(r2.image)
+    obs = BoardReader(field=field, point_model=misreading.with_head(learned.head)).read(r2.image)
     got = [0 if p.count == 0 else (p.count if p.colour == "light" else -p.count) for p in obs.points]
-    assert sum(a == b for a, b in zip(got, later)) >= 23
+    assert sum(a == b for a, b in zip(got, later)) >= 23 and got[11] == -5
     # A frame that is not the opening position: refused, naming the points that disagree.
     with pytest.raises(BoardLearningError, match=r"points .*\(read .*want"):
-        learn_board(r2.image, field, model, samples=300, generic=100)
+        learn_board(r2.image, field, misreading, samples=300, generic=100)
 
 
 def _run(repo_root, *args, timeout=300):
@@ -175,19 +187,22 @@ def _one_line_error(proc):
     return lines[0]
 
 
-def test_calibrate_learns_the_board_and_read_uses_what_it_learned(repo_root, tmp_path):
+def test_calibrate_keeps_the_shipped_reader_and_read_uses_the_profile(repo_root, tmp_path):
     import cv2
 
     r, _field = _rendered(OPENING, style="green")
     frame = tmp_path / "opening.png"
     cv2.imwrite(str(frame), r.image)
     profile = tmp_path / "club" / "green.json"
+    profile.parent.mkdir()
+    (profile.parent / "green.points.npz").write_bytes(b"a head of an earlier calibration")
     proc = _run(repo_root, "calibrate", str(frame), f"--corners={r.corners_arg}", "--learn", "opening",
                 "--out", str(profile))
     assert proc.returncode == 0, proc.stderr
+    assert "opening right as shipped" in proc.stdout and "nothing to learn" in proc.stdout
     data = json.loads(profile.read_text())
-    assert data["point_head"] == "green.points.npz" and (profile.parent / "green.points.npz").is_file()
-    assert "learned this board" in proc.stdout
+    assert "point_head" not in data and data["colours"] is not None
+    assert not (profile.parent / "green.points.npz").exists()
     later = [-2, 0, 0, 2, 0, 4, 0, 2, 0, 0, 0, -5, 4, 0, 0, 0, -3, 0, -4, -1, 0, 0, 0, 3]
     r2, _ = _rendered(later, style="green", seed=5)
     cv2.imwrite(str(tmp_path / "later.png"), r2.image)
@@ -197,11 +212,34 @@ def test_calibrate_learns_the_board_and_read_uses_what_it_learned(repo_root, tmp
     got = [0 if p["count"] == 0 else (p["count"] if p["colour"] == "light" else -p["count"]) for p in points]
     assert got == later
     assert all("distribution" in p for p in points)
+
+
+def test_read_uses_the_head_a_board_taught_and_names_it_when_gone(repo_root, tmp_path):
+    import cv2
+
+    from calibration_frames import misreading_model
+
+    from vision.calibrate import calibrate_board, save_calibration
+
+    r, _field = _rendered(OPENING, style="green")
+    prof, _obs, learned = calibrate_board(r.image, corners=r.corners, learn="opening",
+                                          learning={"samples": 800, "generic": 200},
+                                          point_model=misreading_model(tmp_path))
+    assert learned is not None and learned.head is not None
+    profile = tmp_path / "club" / "green.json"
+    save_calibration(prof, learned, profile)
+    data = json.loads(profile.read_text())
+    assert data["point_head"] == "green.points.npz" and (profile.parent / "green.points.npz").is_file()
+    later = [-2, 0, 0, 2, 0, 4, 0, 2, 0, 0, 0, -5, 4, 0, 0, 0, -3, 0, -4, -1, 0, 0, 0, 3]
+    r2, _ = _rendered(later, style="green", seed=5)
+    cv2.imwrite(str(tmp_path / "later.png"), r2.image)
     # Corners given beside the profile: still the board's learned reader.
     proc = _run(repo_root, "read", str(tmp_path / "later.png"), "--calibration", str(profile),
                 f"--corners={r2.corners_arg}", "--json")
     assert proc.returncode == 0, proc.stderr
-    assert all("distribution" in p for p in json.loads(proc.stdout)["points"])
+    points = json.loads(proc.stdout)["points"]
+    got = [0 if p["count"] == 0 else (p["count"] if p["colour"] == "light" else -p["count"]) for p in points]
+    assert sum(a == b for a, b in zip(got, later)) >= 23 and all("distribution" in p for p in points)
     # The learned file gone: one line, nothing read.
     (profile.parent / "green.points.npz").unlink()
     line = _one_line_error(_run(repo_root, "read", str(tmp_path / "later.png"), "--calibration", str(profile)))

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from calibration_frames import OPENING, QUICK, rendered
+from calibration_frames import OPENING, QUICK, misreading_model, rendered
 from vision.calibration_desk import CalibrationDesk
 from web import serve
 from web.calibration import create_calibration_app
@@ -33,7 +33,9 @@ def served(opening, tmp_path):
     # The top-left handle starts 45 px off its corner: learning from there is refused.
     start = opening.corners.copy()
     start[0] += (45, 30)
-    desk = CalibrationDesk(opening.image, tmp_path / "club" / "green.json", corners=start, learning=QUICK)
+    # A network that misreads this board's stacks of five: the page shows it being taught.
+    desk = CalibrationDesk(opening.image, tmp_path / "club" / "green.json", corners=start, learning=QUICK,
+                           point_model=misreading_model(tmp_path))
     server = serve(create_calibration_app(desk, {"ACCESS_TOKEN": TOKEN}), "127.0.0.1", 0, threads=8)
     yield desk, server
     desk.wait(120)
@@ -168,6 +170,7 @@ def test_the_dice_shown_are_learned_with_the_board(browser, opening, tmp_path):
             assert own, scale  # dice of 0.6 of the board's die
             assert f"Dice: {scale:.2f} times a tournament die, searched at their own size" in summary, summary
             assert "Whose dice are whose not learned" in summary, summary
+            assert "The opening read right as shipped: nothing to learn" in summary, summary
             page.click("#save")
             page.wait_for_selector("#saved:has-text('Profile written to')", timeout=WAIT)
         assert json.loads((tmp_path / "travel.json").read_text())["die_scale"] == pytest.approx(scale, abs=1e-3)

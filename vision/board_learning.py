@@ -1,5 +1,11 @@
 """Calibration learns the user's board: the point network adapted to one board from one frame.
 
+The frame is first read as shipped. When the shipped network reads the opening right (every
+point's count and colour, nothing hidden, the bar empty), nothing is adapted: on rendered boards
+of six styles and on thrown-dice games a head adapted to a board it already read right read
+no point better and some whole boards and games worse (``benchmarks/RESULTS.md``, "Board
+reading"). Otherwise the board teaches the reader.
+
 Over the opening position every checker's place is known. :func:`cut_parts` cuts this board's
 own empty points (the 16 the opening leaves empty, and the bar's two halves) and its own
 checkers (each set's, from the stacks of the opening) out of the frame's point crops
@@ -206,25 +212,31 @@ def adapt_head(start: PointHead, features: np.ndarray, labels: np.ndarray, weigh
 
 @dataclasses.dataclass(frozen=True)
 class LearnedBoard:
-    """What calibration learned of a board: ``head`` (the adapted :class:`PointHead`), the two
+    """What calibration learned of a board: ``head`` (the adapted :class:`PointHead`, or
+    ``None`` when the shipped network read the opening right and nothing was adapted), the two
     checker sets' colours (OpenCV Lab ``light``, ``dark``), ``near_colour``: the colour of the
     player whose home board holds points 1-6, and the figures of the adaptation: accuracy of
     the shipped and the adapted head on held-back compositions of this board (``before``,
-    ``after``), and its duration ``seconds``."""
+    ``after``; ``None`` without an adaptation), and the calibration's duration ``seconds``."""
 
-    head: PointHead
+    head: Optional[PointHead]
     light: tuple[float, float, float]
     dark: tuple[float, float, float]
     near_colour: str
-    before: float
-    after: float
+    before: Optional[float]
+    after: Optional[float]
     seconds: float
 
 
 def learn_board(image_bgr: np.ndarray, field, model: PointModel, empty_bgr: Optional[np.ndarray] = None,
                 samples: int = 6000, generic: int = 2000, seed: int = 0,
                 progress: Optional[Callable[[str, float], None]] = None) -> LearnedBoard:
-    """Teach the point network this board from a frame of the opening position.
+    """Teach the point network this board from a frame of the opening position, when it
+    needs teaching.
+
+    The frame is read first with the shipped head; when it reads the opening right
+    (:func:`check_opening` finds no point that disagrees), the colours are learned and the head
+    is kept (``head`` ``None``). Otherwise the head is adapted and must then read the frame back.
 
     ``image_bgr``: (H, W, 3) uint8 BGR frame of the opening position, ``field`` its
     registration; ``empty_bgr``: optionally a frame of the same board, empty, same camera;
@@ -259,12 +271,15 @@ def learn_board(image_bgr: np.ndarray, field, model: PointModel, empty_bgr: Opti
                                  "with both sets in view?")
     near_colour = "light" if near[0] >= far[0] else "dark"
     light, dark = (near, far) if near_colour == "light" else (far, near)
-    as_read = LearnedBoard(model.shipped_head, tuple(float(v) for v in light), tuple(float(v) for v in dark),  # type: ignore[arg-type]
-                           near_colour, 0.0, 0.0, 0.0)
-    disagree = check_opening(image_bgr, field, model, as_read)
+    as_read = LearnedBoard(None, tuple(float(v) for v in light), tuple(float(v) for v in dark),  # type: ignore[arg-type]
+                           near_colour, None, None, 0.0)
+    disagree = check_opening(image_bgr, field, model.with_head(None), as_read)
     if len(disagree) >= EARLY_REFUSAL:
         # Far from the opening even before learning: not worth a minute of learning.
         raise BoardLearningError("the frame does not show the opening position; points " + ", ".join(disagree))
+    if not disagree:
+        say("read as shipped", 1.0)
+        return dataclasses.replace(as_read, seconds=time.perf_counter() - t0)
     say("composing this board", 0.0)
     rng = np.random.default_rng(seed)
     bx, by = compose(parts, samples, rng)
@@ -310,3 +325,13 @@ def check_opening(image_bgr: np.ndarray, field, model: PointModel, learned: Lear
         if d.count:
             out.append(f"bar (read {d.count} {d.colour}, want empty)")
     return out
+
+
+def learned_line(learned: LearnedBoard) -> str:
+    """What calibration says of a :class:`LearnedBoard`, one line: the board learned (how long,
+    and its own compositions read right before and after), or read right as shipped."""
+    if learned.head is None:
+        return (f"read this board's opening right as shipped in {learned.seconds:.0f} s: nothing to learn, "
+                "the shipped reader kept")
+    return (f"learned this board in {learned.seconds:.0f} s: its own compositions read right "
+            f"{100 * (learned.before or 0.0):.1f}% -> {100 * (learned.after or 0.0):.1f}%")

@@ -29,6 +29,7 @@ from vision.registration import CameraModel, Field, field_from_corners
 
 if TYPE_CHECKING:
     from vision.board_learning import LearnedBoard
+    from vision.learned_checkers import PointModel
 
 #: The opening position (reference numbering): checkers per point of the player whose
 #: home board holds points 1-6, and of the other player.
@@ -95,7 +96,7 @@ def calibrate_board(image_bgr: np.ndarray, corners: Optional[np.ndarray] = None,
                     notes: str = "", settings: CheckerSettings = CheckerSettings(),
                     empty_bgr: Optional[np.ndarray] = None,
                     progress: Optional[Callable[[str, float], None]] = None,
-                    learning: Optional[Mapping[str, int]] = None
+                    learning: Optional[Mapping[str, int]] = None, point_model: Optional[PointModel] = None
                     ) -> tuple[Profile, Observation, Optional[LearnedBoard]]:
     """Make a :class:`Profile` from one frame.
 
@@ -104,10 +105,12 @@ def calibrate_board(image_bgr: np.ndarray, corners: Optional[np.ndarray] = None,
     position: the point network learns this board, :func:`vision.board_learning.learn_board`,
     optionally with ``empty_bgr``, a frame of the empty board, and ``progress`` told along the
     way; ``learning``: keyword arguments for ``learn_board``, e.g. ``{"samples": 300}`` for a
-    quicker, rougher adaptation), ``"reading"`` (the colours of this frame's reading, see the module's doc) or
+    quicker, rougher adaptation; ``point_model``: the point network read and taught, default
+    the shipped :class:`~vision.learned_checkers.PointModel`), ``"reading"`` (the colours of this frame's reading, see the module's doc) or
     ``"none"`` (colours are then clustered in every frame). Returns the profile, the frame's
     reading with what was learned, and the :class:`~vision.board_learning.LearnedBoard` (with
-    ``"opening"``; its head is to be saved beside the profile, see ``companion calibrate``).
+    ``"opening"``; its head, when one was adapted, is to be saved beside the profile, see
+    :func:`save_calibration`).
     Raises :class:`CalibrationError` (e.g. not the opening position, naming the points that
     disagree) or :class:`~vision.registration.RegistrationError` (e.g. an empty-board frame of
     another size).
@@ -133,7 +136,7 @@ def calibrate_board(image_bgr: np.ndarray, corners: Optional[np.ndarray] = None,
         from vision.learned_checkers import PointModel
 
         try:
-            model = PointModel()
+            model = point_model or PointModel()
             learned = learn_board(image_bgr, field, model, empty_bgr, progress=progress, **dict(learning or {}))
         except BoardLearningError as exc:
             raise CalibrationError(str(exc)) from None
@@ -159,15 +162,20 @@ def calibrate_board(image_bgr: np.ndarray, corners: Optional[np.ndarray] = None,
 
 def save_calibration(profile: Profile, learned: Optional[LearnedBoard], out: str | pathlib.Path) -> Profile:
     """Write a calibration: ``profile`` as JSON to ``out`` (folders made as needed) and, when
-    ``learned`` (from :func:`calibrate_board` with ``learn="opening"``), its adapted head beside
-    it as ``<out stem>.points.npz``, named by the profile's ``point_head``. Returns the profile
-    as written. Raises ``OSError`` when a file cannot be written."""
+    ``learned`` (from :func:`calibrate_board` with ``learn="opening"``) holds an adapted head,
+    that head beside it as ``<out stem>.points.npz``, named by the profile's ``point_head``;
+    without one, a head file left there by an earlier calibration is removed once the profile
+    is written (the profile reads with the shipped head). Returns the profile as written.
+    Raises ``OSError`` when a file cannot be written."""
     out = pathlib.Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    if learned is not None:
-        head = learned.head.save(out.with_name(out.stem + ".points.npz"))
+    head_file = out.with_name(out.stem + ".points.npz")
+    if learned is not None and learned.head is not None:
+        head = learned.head.save(head_file)
         profile = dataclasses.replace(profile, point_head=str(head.resolve()))
     save_profile(profile, out)
+    if profile.point_head is None:
+        head_file.unlink(missing_ok=True)
     return profile
 
 

@@ -8,7 +8,7 @@ runs :func:`vision.calibrate.calibrate_board` with ``learn="opening"`` in a back
 (the point network learns this board, :func:`vision.board_learning.learn_board`);
 :meth:`~CalibrationDesk.state` reports its progress and then the reading of the frame, each
 point's count with where to draw it on the picture; :meth:`~CalibrationDesk.save` writes the
-profile and the learned head (:func:`vision.calibrate.save_calibration`).
+profile and the adapted head, when one was learned (:func:`vision.calibrate.save_calibration`).
 
 Everything it answers is plain JSON-able data, so that the page (:mod:`web.calibration`,
 which never imports vision) only carries it. States: ``"ready"`` (nothing learned yet),
@@ -94,20 +94,21 @@ class CalibrationDesk:
     """One calibration for the page, learning in a background thread (see the module's doc).
 
     ``image_bgr``: (H, W, 3) uint8 BGR frame of the opening position; ``out``: where
-    :meth:`save` writes the profile (JSON; the learned head beside it); ``orientation``,
+    :meth:`save` writes the profile (JSON; an adapted head beside it); ``orientation``,
     ``aruco``, ``camera``, ``name``, ``notes``, ``empty_bgr``: as for
     :func:`vision.calibrate.calibrate_board`; ``corners``: (4, 2) image-order corners to start
     from (else :func:`first_corners`); ``learning``: keyword arguments for
     :func:`vision.board_learning.learn_board` (e.g. fewer ``samples``: quicker, rougher);
     ``learn_dice``: also learn the dice lying flat on the frame (:func:`vision.calibrate.learn_dice`:
-    their size and, with a pair on each side, whose dice are whose).
+    their size and, with a pair on each side, whose dice are whose); ``point_model``: the point
+    network read and taught (:class:`vision.learned_checkers.PointModel`), default the shipped one.
     """
 
     def __init__(self, image_bgr: np.ndarray, out: str | pathlib.Path, *, orientation: str = "bottom-right",
                  corners: Optional[np.ndarray] = None, aruco: Optional[dict] = None,
                  camera: Optional[CameraModel] = None, name: str = "board", notes: str = "",
                  empty_bgr: Optional[np.ndarray] = None, learning: Optional[Mapping[str, int]] = None,
-                 learn_dice: bool = False) -> None:
+                 learn_dice: bool = False, point_model: Optional[Any] = None) -> None:
         import cv2
 
         if orientation not in ORIENTATIONS:
@@ -119,6 +120,7 @@ class CalibrationDesk:
         self.empty = empty_bgr
         self.learning = dict(learning or {})
         self.learn_dice = learn_dice
+        self.point_model = point_model
         self._dice: Optional[dict[str, Any]] = None
         if corners is not None:
             self.corners, self.corners_source = np.asarray(corners, np.float64).reshape(4, 2), "given"
@@ -174,7 +176,7 @@ class CalibrationDesk:
             profile, obs, learned = calibrate_board(
                 self.image, corners=corners, aruco=self.aruco, orientation=orientation, learn="opening",
                 camera=self.camera, name=self.name, notes=self.notes, empty_bgr=self.empty,
-                progress=self._progress, learning=self.learning)
+                progress=self._progress, learning=self.learning, point_model=self.point_model)
             field = field_from_corners(corners, self.image_size, orientation, camera=self.camera)
             dice = None
             if self.learn_dice:
@@ -224,8 +226,9 @@ class CalibrationDesk:
         line or None), ``image_size`` [w, h], ``corners`` (the starting corners, [[x, y]] * 4),
         ``corners_source``, ``orientation`` (and the ``orientations`` to choose from), ``out`` (the profile's path), ``saved`` (the
         path written, or None), ``reading`` (:func:`reading_marks`, or None before a
-        reading) and ``learned`` (``before``, ``after``: accuracy on held-back compositions of
-        this board before and after learning; ``seconds``), or None; ``dice`` (with
+        reading) and ``learned`` (``adapted``: whether the reader was adapted to this board, false
+        when the shipped reader read the opening right; ``before``, ``after``: accuracy on
+        held-back compositions of this board before and after adapting, or None; ``seconds``), or None; ``dice`` (with
         ``learn_dice``, once learned: ``die_scale``, ``own_size``, ``sets``, ``note``), or None."""
         with self._lock:
             out: dict[str, Any] = dict(self._status)
@@ -237,7 +240,9 @@ class CalibrationDesk:
         if result is not None:
             _profile, obs, learned, field = result
             out["reading"] = reading_marks(obs, field)
-            out["learned"] = {"before": round(learned.before, 4), "after": round(learned.after, 4),
+            out["learned"] = {"adapted": learned.head is not None,
+                              "before": None if learned.before is None else round(learned.before, 4),
+                              "after": None if learned.after is None else round(learned.after, 4),
                               "seconds": round(learned.seconds, 1)}
             if saved is not None:
                 out["state"] = "saved"

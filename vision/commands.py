@@ -60,8 +60,9 @@ def register(subparsers: Any) -> None:
     c.add_argument("--aruco", action="store_true", help="find the field from ArUco markers 0-3 (DICT_4X4_50) at its corners")
     c.add_argument("--aruco-dictionary", default="DICT_4X4_50", help="ArUco dictionary (default DICT_4X4_50)")
     c.add_argument("--learn", choices=["opening", "reading", "none"], default=None,
-                   help="opening: the frame shows the opening position, and the reader learns this board (its "
-                        "checkers and points, about a minute); reading: learn the checker colours from this "
+                   help="opening: the frame shows the opening position; the checker colours are learned, and "
+                        "when the shipped reader misreads it the reader learns this board (its checkers and points, "
+                        "about a minute); reading: learn the checker colours from this "
                         "frame's reading (which you confirm by keeping the profile); none: learn nothing; "
                         "default reading")
     c.add_argument("--orientation", choices=["bottom-right", "bottom-left", "top-right", "top-left"],
@@ -297,6 +298,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
     import cv2
 
+    from vision.board_learning import learned_line
     from vision.calibrate import CalibrationError, calibrate_board, save_calibration
     from vision.reader import ImageError, load_image
     from vision.registration import RegistrationError, calibrate_chessboard, parse_corners
@@ -354,8 +356,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
     print(format_reading(obs))
     if learned is not None:
-        print(f"learned this board in {learned.seconds:.0f} s: its own compositions read right "
-              f"{100 * learned.before:.1f}% -> {100 * learned.after:.1f}%")
+        print(learned_line(learned))
     if profile.dice_sets is not None:
         sets = profile.dice_sets.to_dict()
         print(f"dice sets (Lab): bottom {sets['bottom']}, top {sets['top']}")

@@ -389,9 +389,10 @@ def leave_one_board_out(data: pathlib.Path, n: int, seed: int, model: Any) -> in
         res = evaluate_board_out(style, n, seed, model)
         cal = res["calibration"][0]
         print(line(f"{style} shipped", res["shipped"]))
-        print(line(f"{style} calibrated", res["calibrated"])
-              + f"  (learned in {cal['seconds']:.0f} s; own compositions {100 * cal['before']:.1f}% -> "
-                f"{100 * cal['after']:.1f}%)")
+        learned = ("the opening read right as shipped: nothing learned" if cal["before"] is None else
+                   f"learned in {cal['seconds']:.0f} s; own compositions {100 * cal['before']:.1f}% -> "
+                   f"{100 * cal['after']:.1f}%")
+        print(line(f"{style} calibrated", res["calibrated"]) + f"  ({learned})")
         for k in allrows:
             allrows[k] += res[k]
     print(line("all rendered, shipped", allrows["shipped"]))

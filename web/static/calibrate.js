@@ -112,8 +112,10 @@
     var r = state.reading;
     var l = state.learned;
     summary.textContent = "Bar: light " + r.bar.light + ", dark " + r.bar.dark + ". Borne off: light " + r.off.light +
-      ", dark " + r.off.dark + ". Learned in " + Math.round(l.seconds) + " s: this board's own compositions read right " +
-      (100 * l.before).toFixed(1) + "% before, " + (100 * l.after).toFixed(1) + "% after.";
+      ", dark " + r.off.dark + ". " + (l.adapted ?
+        "Learned in " + Math.round(l.seconds) + " s: this board's own compositions read right " +
+        (100 * l.before).toFixed(1) + "% before, " + (100 * l.after).toFixed(1) + "% after." :
+        "The opening read right as shipped: nothing to learn, the shipped reader kept.");
     var d = state.dice;
     if (d) {
       if (d.die_scale !== null) {
