@@ -4,11 +4,12 @@ and calibration teaching it a board (vision.point_crops, vision.learned_checkers
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
 
-from vision.board_learning import BoardLearningError, BoardParts, compose, cut_parts, learn_board
+from vision.board_learning import BoardLearningError, BoardParts, compose, cut_parts, learn_board, learned_line
 from vision.evaluate import label_truth
 from vision.learned_checkers import PointHead, PointModel
 from vision.point_crops import CROP_HEIGHT, CROP_WIDTH, bar_crops, point_crops
@@ -147,6 +148,7 @@ def test_calibration_keeps_the_shipped_reader_where_it_reads_the_opening(model):
     learned = learn_board(r.image, field, model, samples=800, generic=200)
     assert learned.head is None and learned.before is None and learned.after is None
     assert learned.near_colour == "light" and learned.light[0] > learned.dark[0]
+    assert learned_line(learned) == "read this board's opening right as shipped: nothing to learn, the shipped reader kept"
 
 
 def test_calibration_teaches_a_reader_that_misreads_the_board(tmp_path):
@@ -158,6 +160,8 @@ def test_calibration_teaches_a_reader_that_misreads_the_board(tmp_path):
     assert [p.count for p in before.points if abs(OPENING[p.point - 1]) == 5] != [5, 5, 5, 5]
     learned = learn_board(r.image, field, misreading, samples=800, generic=200)
     assert learned.head is not None and learned.after >= learned.before
+    assert re.fullmatch(r"learned this board in \d+ s: its own compositions read right \d+\.\d% -> \d+\.\d%",
+                        learned_line(learned)), learned_line(learned)
     assert learned.near_colour == "light" and learned.light[0] > learned.dark[0]
     # The adapted head reads a later position of this board, stacks of five included.
     later = [-2, 0, 0, 2, 0, 4, 0, 2, 0, 0, 0, -5, 4, 0, 0, 0, -3, 0, -4, -1, 0, 0, 0, 3]

@@ -329,9 +329,8 @@ def check_opening(image_bgr: np.ndarray, field, model: PointModel, learned: Lear
 
 def learned_line(learned: LearnedBoard) -> str:
     """What calibration says of a :class:`LearnedBoard`, one line: the board learned (how long,
-    and its own compositions read right before and after), or read right as shipped."""
+    and its own compositions read right before and after), or its opening read right as shipped."""
     if learned.head is None:
-        return (f"read this board's opening right as shipped in {learned.seconds:.0f} s: nothing to learn, "
-                "the shipped reader kept")
+        return "read this board's opening right as shipped: nothing to learn, the shipped reader kept"
     return (f"learned this board in {learned.seconds:.0f} s: its own compositions read right "
             f"{100 * (learned.before or 0.0):.1f}% -> {100 * (learned.after or 0.0):.1f}%")
