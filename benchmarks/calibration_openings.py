@@ -12,16 +12,20 @@ renders the opening on boards the network never saw and counts how many it reads
   brightness 0.35, the board a half and a third of the frame, a gradient of 0.9, JPEG
   quality 10).
 
+- the real photos of ``--data`` (default ``../shared/data/boards``) whose labels show the opening
+  position, registered from their labelled corners.
+
 Where the shipped network misreads an opening, the board is learned, and 15 later positions
 of that board under the same camera are read with the shipped and with the adapted network
-(points right, whole boards right).
+(points right, whole boards right; rendered boards only).
 
-    python benchmarks/calibration_openings.py [--random 40] [--seed 100]
+    python benchmarks/calibration_openings.py [--random 40] [--seed 100] [--data DIR]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import pathlib
 import sys
 import time
@@ -33,9 +37,9 @@ sys.path.insert(0, str(ROOT))
 
 from vision.board_learning import BoardLearningError, learn_board  # noqa: E402 - after the path is set
 from vision.checkers import CheckerColours  # noqa: E402
-from vision.evaluate import _rendered_truth, score  # noqa: E402
+from vision.evaluate import _rendered_truth, label_truth, score  # noqa: E402
 from vision.learned_checkers import PointModel  # noqa: E402
-from vision.reader import BoardReader  # noqa: E402
+from vision.reader import BoardReader, load_image  # noqa: E402
 from vision.registration import BoardGeometry, field_from_corners  # noqa: E402
 from vision.render_board import (LOW_CONTRAST_STYLES, STYLES, BoardState, BoardStyle, CameraPose,  # noqa: E402
                                  Lighting, random_state, render_board)
@@ -94,12 +98,37 @@ def later_positions(style: BoardStyle, pose: CameraPose, lighting: Lighting, fie
     return out
 
 
+def real_openings(data: pathlib.Path) -> list[tuple[str, np.ndarray, np.ndarray]]:
+    """``(name, image, corners)`` of the labelled photos under ``data`` that show the opening
+    position (every point's count as in the opening)."""
+    want = [abs(n) for n in (-2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2)]
+    out = []
+    for path in sorted((data / "labels").glob("*.json")):
+        label = json.loads(path.read_text())
+        truth = label_truth(label)
+        if [n for n, _ in truth["points"]] == want:
+            out.append((path.stem, load_image(data / label["file"]), truth["corners"]))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--random", type=int, default=40, help="boards of random colours (default 40)")
     ap.add_argument("--seed", type=int, default=100, help="first random board's seed (default 100)")
+    ap.add_argument("--data", type=pathlib.Path, default=ROOT.parent / "shared" / "data" / "boards",
+                    help="labelled real photos (default ../shared/data/boards)")
     args = ap.parse_args(argv)
     model = PointModel()
+    photos = real_openings(args.data) if (args.data / "labels").is_dir() else []
+    for name, image, corners in photos:
+        field = field_from_corners(corners, (image.shape[1], image.shape[0]))
+        try:
+            learned = learn_board(image, field, model)
+        except BoardLearningError as exc:
+            print(f"real photo {name}: refused: {exc}")
+            continue
+        print(f"real photo {name}: " + ("read right as shipped, nothing adapted" if learned.head is None else
+                                        f"adapted: own compositions {learned.before:.3f} -> {learned.after:.3f}"))
     cases = []
     for s in range(args.seed, args.seed + args.random):
         cases.append((f"random {s}", *random_board(np.random.default_rng(s), f"random{s}"), s))
