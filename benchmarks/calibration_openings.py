@@ -35,7 +35,7 @@ import numpy as np
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision.board_learning import BoardLearningError, learn_board  # noqa: E402 - after the path is set
+from vision.board_learning import OPENING_COUNTS, BoardLearningError, learn_board  # noqa: E402 - after the path is set
 from vision.checkers import CheckerColours  # noqa: E402
 from vision.evaluate import _rendered_truth, label_truth, score  # noqa: E402
 from vision.learned_checkers import PointModel  # noqa: E402
@@ -101,7 +101,7 @@ def later_positions(style: BoardStyle, pose: CameraPose, lighting: Lighting, fie
 def real_openings(data: pathlib.Path) -> list[tuple[str, np.ndarray, np.ndarray]]:
     """``(name, image, corners)`` of the labelled photos under ``data`` that show the opening
     position (every point's count as in the opening)."""
-    want = [abs(n) for n in (-2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2)]
+    want = [OPENING_COUNTS.get(p, 0) for p in range(1, 25)]
     out = []
     for path in sorted((data / "labels").glob("*.json")):
         label = json.loads(path.read_text())

@@ -320,8 +320,9 @@ def evaluate_board_out(style_name: str, n: int, seed: int, model: Any,
     under the same camera (the light changing, a hand now and then) are read with the shipped
     network and with the adapted one. Returns ``{"shipped": rows, "calibrated": rows}``
     (rows as :func:`score`, plus ``image``, ``timings``), and ``"calibration"``: one row
-    with the adaptation's figures."""
-    from vision.board_learning import learn_board
+    with the adaptation's figures and what calibration said of it (``said``,
+    :func:`vision.board_learning.learned_line`)."""
+    from vision.board_learning import learn_board, learned_line
     from vision.reader import BoardReader
     from vision.registration import field_from_corners
     from vision.render_board import (LOW_CONTRAST_STYLES, STYLES, BoardState, CameraPose, Hand, Lighting, random_state,
@@ -341,7 +342,8 @@ def evaluate_board_out(style_name: str, n: int, seed: int, model: Any,
     readers = {"shipped": BoardReader(field=field, point_model=model),
                "calibrated": BoardReader(field=field, point_model=model.with_head(learned.head), colours=colours)}
     out: dict[str, list[dict[str, Any]]] = {k: [] for k in readers}
-    out["calibration"] = [{"before": learned.before, "after": learned.after, "seconds": learned.seconds}]
+    out["calibration"] = [{"before": learned.before, "after": learned.after, "seconds": learned.seconds,
+                           "said": learned_line(learned)}]
     for i in range(n):
         light = Lighting(brightness=float(rng.uniform(0.85, 1.15)), **base_light)
         hands = [Hand(at=(float(rng.uniform(0.1, 0.9)), float(rng.choice([0.12, 0.88]))),
@@ -389,10 +391,7 @@ def leave_one_board_out(data: pathlib.Path, n: int, seed: int, model: Any) -> in
         res = evaluate_board_out(style, n, seed, model)
         cal = res["calibration"][0]
         print(line(f"{style} shipped", res["shipped"]))
-        learned = ("the opening read right as shipped: nothing learned" if cal["before"] is None else
-                   f"learned in {cal['seconds']:.0f} s; own compositions {100 * cal['before']:.1f}% -> "
-                   f"{100 * cal['after']:.1f}%")
-        print(line(f"{style} calibrated", res["calibrated"]) + f"  ({learned})")
+        print(line(f"{style} calibrated", res["calibrated"]) + f"  ({cal['said']})")
         for k in allrows:
             allrows[k] += res[k]
     print(line("all rendered, shipped", allrows["shipped"]))
