@@ -248,7 +248,13 @@ def main(argv: list[str] | None = None) -> int:
     print(json.dumps(totals, indent=2))
     if args.json:
         pathlib.Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-        pathlib.Path(args.json).write_text(json.dumps({"command": " ".join(["python"] + sys.argv), **totals}, indent=2) + "\n")
+        import numpy
+        import onnxruntime
+
+        versions = {"python": sys.version.split()[0], "numpy": numpy.__version__, "opencv": cv2.__version__,
+                    "onnxruntime": onnxruntime.__version__}
+        pathlib.Path(args.json).write_text(json.dumps({"command": " ".join(["python"] + sys.argv), "versions": versions,
+                                                       **totals}, indent=2) + "\n")
     return 0
 
 

@@ -76,6 +76,11 @@ from companion.table import (
     table_point,
 )
 
+#: The reasons a roll was called cocked for that the players may overrule by playing it
+#: (:meth:`Referee._played_anyway`): the camera's judgement that a die does not rest flat.
+PLAYED_ANYWAY_REASONS = frozenset({"tilted"})
+
+
 @dataclasses.dataclass
 class _Watch:
     """The referee's own memory (the match keeps score, cube, position, dice)."""
@@ -369,6 +374,8 @@ class Referee:
     # --------------------------------------------------------- the opening
     def _on_opening(self, obs: Observation, board: tuple[int, ...]) -> None:
         w = self.w
+        if board != START_SIGNED and self._opening_played_anyway(obs, board):
+            return
         if board != START_SIGNED:
             # never start a game on a board that is not (or not seen as) the
             # starting position: say so once, and wait for it
@@ -428,6 +435,9 @@ class Referee:
         if obs.dice:
             key = self._dice_key(obs)
             if key == w.reported_dice:
+                if board != self.table_board() and self._played_anyway(obs, player, self.table_board(), board):
+                    self._roll(player, (obs.dice[0].value, obs.dice[1].value))
+                    self._dispatch(obs)  # the play of that roll, judged as any play
                 return
             reasons = [r for d in obs.dice if (r := cocked_reason(d, player, self.settings.die_on_checker))]
             if reasons:
@@ -445,6 +455,46 @@ class Referee:
             return
         w.reported_dice = None
         self._check_position_changed(board)
+
+    def _played_anyway(self, obs: Observation, player: int, before: tuple[int, ...], board: tuple[int, ...],
+                       opening: bool = False) -> bool:
+        """Whether the players took a roll called cocked as rolled: the two dice reported
+        (:data:`PLAYED_ANYWAY_REASONS` only, the camera's judgement that a die is not flat)
+        still lie there and ``board`` (player 0's view) is what a legal play of them, or a
+        legal part of one, by ``player`` makes of ``before``. The players are the judges of a
+        cocked die (USBGF rules 2017: a die is cocked when the players or the director say
+        so); a roll they play is followed, not reported as a changed position. ``opening``: the
+        opening roll, whose dice lie one in each half (no right-hand-board rule)."""
+        if len(obs.dice) != 2:
+            return False
+        reasons = [cocked_reason(d, None if opening else player, self.settings.die_on_checker) for d in obs.dice]
+        codes = {r["code"] for r in reasons if r}
+        if not codes or not codes <= PLAYED_ANYWAY_REASONS:
+            return False
+        dice = (obs.dice[0].value, obs.dice[1].value)
+        plays = self._plays(self.view(player, before), dice)
+        return any(self.view(player, pos.to_signed()) == board for pos in plays.results | plays.prefixes)
+
+    def _opening_played_anyway(self, obs: Observation, board: tuple[int, ...]) -> bool:
+        """The opening roll called cocked and played anyway (:meth:`_played_anyway`): one die
+        in each half, not a tie; the opening roll is then taken and ``obs`` judged as the play
+        of it. Returns whether it was."""
+        w = self.w
+        by_half = {d.half: d for d in obs.dice}
+        if (len(obs.dice) != 2 or set(by_half) != {"left", "right"} or self._dice_key(obs) != w.reported_dice
+                or by_half["right"].value == by_half["left"].value):
+            return False
+        mover = 0 if by_half["right"].value > by_half["left"].value else 1
+        if not self._played_anyway(obs, mover, START_SIGNED, board, opening=True):
+            return False
+        self._push()
+        self._act("opening_roll", (by_half["right"].value, by_half["left"].value))
+        if self.match.phase == "play":
+            w.reported_dice = None
+            w.in_progress = None
+            self._set_phase(Phase.PLAY)
+            self._dispatch(obs)
+        return True
 
     def _roll(self, player: int, dice: tuple[int, int]) -> None:
         w = self.w
