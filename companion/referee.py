@@ -14,7 +14,10 @@ every resulting event on the bus. What it decides (tournament rules, DESIGN.md):
   off the playing field, in the wrong half, or, by the ``die_on_checker``
   setting, resting on a checker) and both dice are rolled again; a roll at
   rest with one die in view (the other off the board or unreadable) is
-  called cocked too (``die_not_seen``);
+  called cocked too (``die_not_seen``); a roll called cocked because a die
+  reads as not flat (``tilted``) that the players play anyway (the board a
+  legal play, or part of one, of the dice still lying there) is followed as
+  rolled: the players judge a cocked die, and the camera's call may be wrong;
 - **idle dice**: dice lying off the playing field when a phase begins (a pair
   left on the rail or in a tray between turns), and the previous turn's dice
   still lying where they were when the opponent rolls or doubles before they
@@ -419,12 +422,20 @@ class Referee:
             )
             return
         w.reported_dice = key
+        self._opening_roll(by_half["right"].value, by_half["left"].value)
+
+    def _opening_roll(self, right: int, left: int) -> bool:
+        """Take the opening roll (``right``: player 0's die, ``left``: player 1's); returns
+        whether a player is now to play it (not a tie)."""
+        w = self.w
         self._push()
-        self._act("opening_roll", (by_half["right"].value, by_half["left"].value))
-        if self.match.phase == "play":
-            w.reported_dice = None
-            w.in_progress = None
-            self._set_phase(Phase.PLAY)
+        self._act("opening_roll", (right, left))
+        if self.match.phase != "play":
+            return False
+        w.reported_dice = None
+        w.in_progress = None
+        self._set_phase(Phase.PLAY)
+        return True
 
     # ------------------------------------------------------------- a roll
     def _on_roll(self, obs: Observation, board: tuple[int, ...]) -> None:
@@ -487,13 +498,8 @@ class Referee:
         mover = 0 if by_half["right"].value > by_half["left"].value else 1
         if not self._played_anyway(obs, mover, START_SIGNED, board, opening=True):
             return False
-        self._push()
-        self._act("opening_roll", (by_half["right"].value, by_half["left"].value))
-        if self.match.phase == "play":
-            w.reported_dice = None
-            w.in_progress = None
-            self._set_phase(Phase.PLAY)
-            self._dispatch(obs)
+        if self._opening_roll(by_half["right"].value, by_half["left"].value):
+            self._dispatch(obs)  # the play of it, judged as any play
         return True
 
     def _roll(self, player: int, dice: tuple[int, int]) -> None:
