@@ -93,6 +93,7 @@ class _Watch:
     last_verdict: Optional[dict[str, Any]] = None
     reported_change: Optional[tuple[int, ...]] = None
     reported_dice: Optional[tuple] = None  # dice already reported (cocked, tie)
+    reported_codes: frozenset = frozenset()  # the reasons a roll or opening roll was last called cocked for
     reported_cube: Optional[tuple] = None
     in_progress: Optional[tuple[int, ...]] = None
     cube_synced: bool = False  # the cube has been seen where the match says it is
@@ -407,6 +408,7 @@ class Referee:
         by_half = {d.half: d for d in obs.dice}
         if reasons:
             w.reported_dice = key
+            w.reported_codes = frozenset(r["code"] for r in reasons)
             self.bus.publish(CockedDiceEvent(player=0, dice=tuple(d.value for d in obs.dice), reasons=tuple(reasons)))
             return
         if len(obs.dice) < 2:
@@ -453,6 +455,7 @@ class Referee:
             reasons = [r for d in obs.dice if (r := cocked_reason(d, player, self.settings.die_on_checker))]
             if reasons:
                 w.reported_dice = key
+                w.reported_codes = frozenset(r["code"] for r in reasons)
                 self.bus.publish(
                     CockedDiceEvent(player=player, dice=tuple(d.value for d in obs.dice), reasons=tuple(reasons))
                 )
@@ -469,18 +472,21 @@ class Referee:
 
     def _played_anyway(self, obs: Observation, player: int, before: tuple[int, ...], board: tuple[int, ...],
                        opening: bool = False) -> bool:
-        """Whether the players took a roll called cocked as rolled: the two dice reported
-        (:data:`PLAYED_ANYWAY_REASONS` only, the camera's judgement that a die is not flat)
-        still lie there and ``board`` (player 0's view) is what a legal play of them, or a
+        """Whether the players took a roll called cocked as rolled: the two dice last called
+        cocked, for :data:`PLAYED_ANYWAY_REASONS` only (the camera's judgement that a die is not
+        flat), still lie there (the same values in the same halves, read as cocked or not now,
+        for no other reason) and ``board`` (player 0's view) is what a legal play of them, or a
         legal part of one, by ``player`` makes of ``before``. The players are the judges of a
-        cocked die (USBGF rules 2017: a die is cocked when the players or the director say
-        so); a roll they play is followed, not reported as a changed position. ``opening``: the
+        cocked die (USBGF rules 2017: a die is cocked when the players or the director say so);
+        a roll they play is followed, not reported as a changed position. ``opening``: the
         opening roll, whose dice lie one in each half (no right-hand-board rule)."""
-        if len(obs.dice) != 2:
+        w = self.w
+        if len(obs.dice) != 2 or w.reported_dice is None or not w.reported_codes <= PLAYED_ANYWAY_REASONS:
+            return False
+        if sorted((d.value, d.half or "") for d in obs.dice) != sorted(k[:2] for k in w.reported_dice):
             return False
         reasons = [cocked_reason(d, None if opening else player, self.settings.die_on_checker) for d in obs.dice]
-        codes = {r["code"] for r in reasons if r}
-        if not codes or not codes <= PLAYED_ANYWAY_REASONS:
+        if not {r["code"] for r in reasons if r} <= PLAYED_ANYWAY_REASONS:
             return False
         dice = (obs.dice[0].value, obs.dice[1].value)
         plays = self._plays(self.view(player, before), dice)
@@ -490,10 +496,8 @@ class Referee:
         """The opening roll called cocked and played anyway (:meth:`_played_anyway`): one die
         in each half, not a tie; the opening roll is then taken and ``obs`` judged as the play
         of it. Returns whether it was."""
-        w = self.w
         by_half = {d.half: d for d in obs.dice}
-        if (len(obs.dice) != 2 or set(by_half) != {"left", "right"} or self._dice_key(obs) != w.reported_dice
-                or by_half["right"].value == by_half["left"].value):
+        if len(obs.dice) != 2 or set(by_half) != {"left", "right"} or by_half["right"].value == by_half["left"].value:
             return False
         mover = 0 if by_half["right"].value > by_half["left"].value else 1
         if not self._played_anyway(obs, mover, START_SIGNED, board, opening=True):

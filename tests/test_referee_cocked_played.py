@@ -82,3 +82,23 @@ def test_an_opening_roll_called_tilted_and_played_is_followed():
     t2.show(tie, board=play_board(0, [(13, 9), (13, 9)], t2.board))
     assert [e["type"] for e in t2.judged()] == ["cocked_dice", "verdict"]
     assert t2.judged("verdict")[0]["verdict"] == "position_changed"
+
+
+def test_an_opening_die_read_flat_again_after_the_play_is_followed_too():
+    """The camera's second look at the same die (same value, same half) may read it flat: the
+    opening roll called cocked is still taken as played, not a changed starting position."""
+    t = Table()
+    t.show([DieSpec(6, "right", cocked=True), DieSpec(5, "left")])
+    t.hand()
+    t.show([DieSpec(6, "right"), DieSpec(5, "left")], board=play_board(0, [(24, 18), (18, 13)], t.board))
+    t.hand()
+    t.show()
+    ev = t.judged()
+    assert [e["type"] for e in ev] == ["cocked_dice", "roll", "verdict"]
+    assert ev[2]["verdict"] == "legal"
+    # other dice than those called cocked are no roll played anyway
+    t2 = Table()
+    t2.show([DieSpec(6, "right", cocked=True), DieSpec(5, "left")])
+    t2.hand()
+    t2.show([DieSpec(3, "right"), DieSpec(1, "left")], board=play_board(0, [(8, 5), (6, 5)], t2.board))
+    assert [e["verdict"] for e in t2.judged("verdict")] == ["position_changed"]
