@@ -474,8 +474,8 @@ class Referee:
                        opening: bool = False) -> bool:
         """Whether the players took a roll called cocked as rolled: the two dice last called
         cocked, for :data:`PLAYED_ANYWAY_REASONS` only (the camera's judgement that a die is not
-        flat), still lie there (the same values in the same halves, read as cocked or not now,
-        for no other reason) and ``board`` (player 0's view) is what a legal play of them, or a
+        flat), still lie there (the same values, read as cocked or not now, for no other
+        reason) and ``board`` (player 0's view) is what a legal play of them, or a
         legal part of one, by ``player`` makes of ``before``. The players are the judges of a
         cocked die (USBGF rules 2017: a die is cocked when the players or the director say so);
         a roll they play is followed, not reported as a changed position. ``opening``: the
@@ -483,7 +483,7 @@ class Referee:
         w = self.w
         if len(obs.dice) != 2 or w.reported_dice is None or not w.reported_codes <= PLAYED_ANYWAY_REASONS:
             return False
-        if sorted((d.value, d.half or "") for d in obs.dice) != sorted(k[:2] for k in w.reported_dice):
+        if sorted(d.value for d in obs.dice) != sorted(k[0] for k in w.reported_dice):
             return False
         reasons = [cocked_reason(d, None if opening else player, self.settings.die_on_checker) for d in obs.dice]
         if not {r["code"] for r in reasons if r} <= PLAYED_ANYWAY_REASONS:
@@ -493,16 +493,20 @@ class Referee:
         return any(self.view(player, pos.to_signed()) == board for pos in plays.results | plays.prefixes)
 
     def _opening_played_anyway(self, obs: Observation, board: tuple[int, ...]) -> bool:
-        """The opening roll called cocked and played anyway (:meth:`_played_anyway`): one die
-        in each half, not a tie; the opening roll is then taken and ``obs`` judged as the play
-        of it. Returns whether it was."""
-        by_half = {d.half: d for d in obs.dice}
-        if len(obs.dice) != 2 or set(by_half) != {"left", "right"} or by_half["right"].value == by_half["left"].value:
+        """The opening roll called cocked and played anyway (:meth:`_played_anyway`): the dice
+        called cocked lay one in each half, not a tie (who moves is read from the halves they
+        lay in then; the mover may gather them before playing); the opening roll is then taken
+        and ``obs`` judged as the play of it. Returns whether it was."""
+        reported = self.w.reported_dice
+        if reported is None or len(reported) != 2:
             return False
-        mover = 0 if by_half["right"].value > by_half["left"].value else 1
+        by_half = {k[1]: k[0] for k in reported}
+        if set(by_half) != {"left", "right"} or by_half["right"] == by_half["left"]:
+            return False
+        mover = 0 if by_half["right"] > by_half["left"] else 1
         if not self._played_anyway(obs, mover, START_SIGNED, board, opening=True):
             return False
-        if self._opening_roll(by_half["right"].value, by_half["left"].value):
+        if self._opening_roll(by_half["right"], by_half["left"]):
             self._dispatch(obs)  # the play of it, judged as any play
         return True
 

@@ -102,3 +102,17 @@ def test_an_opening_die_read_flat_again_after_the_play_is_followed_too():
     t2.hand()
     t2.show([DieSpec(3, "right"), DieSpec(1, "left")], board=play_board(0, [(8, 5), (6, 5)], t2.board))
     assert [e["verdict"] for e in t2.judged("verdict")] == ["position_changed"]
+
+
+def test_the_opening_dice_moved_by_the_mover_are_still_the_roll_called_cocked():
+    """Player 1 won the opening (the 5 in the left half) and moved the dice before playing: the
+    mover is who won the roll as it lay when it was called cocked."""
+    t = Table()
+    t.show([DieSpec(1, "right"), DieSpec(5, "left", cocked=True)])
+    t.hand()
+    t.show([DieSpec(5, "right"), DieSpec(1, "left")], board=play_board(1, [(13, 8), (6, 5)], t.board))
+    t.hand()
+    t.show()
+    ev = t.judged()
+    assert [e["type"] for e in ev] == ["cocked_dice", "roll", "verdict"]
+    assert ev[1]["player"] == 1 and ev[2]["verdict"] == "legal" and ev[2]["player"] == 1
