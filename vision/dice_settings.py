@@ -172,7 +172,7 @@ class DiceSettings:
     nested: float = 2.5
     turn_cubes: bool = False
     value_patch: int = VALUE_PATCH
-    field_detector: Optional[str] = "dice_detector_field.int8.onnx"
+    field_detector: Optional[str] = "dice_detector_field.onnx"
     max_candidates: int = 96
     max_dice: int = 64
     recentre_ones: float = 0.2
