@@ -2,10 +2,9 @@
 
 - registered 1280x720 board frames (rendered, with a roll and a cube): dice + cube from one
   detector pass (:func:`vision.cube.read_dice_and_cube` with the field: the registered-board
-  detector ``dice_detector_field.int8.onnx`` where a die is 10 pixels), the same plus the
-  cocked-dice judgement (:func:`vision.cocked.judge_roll`, tilt network included), the thread CPU
-  time of dice + cube, and dice + cube with the float32 detector it is quantized from
-  (``dice_detector_field.onnx``);
+  detector ``dice_detector_field.onnx`` where a die is 10 pixels), the same plus the
+  cocked-dice judgement (:func:`vision.cocked.judge_roll`, tilt network included), and the thread
+  CPU time of dice + cube;
 - free photos (the real dice photos, 640x640 and 640x480): the image pyramid, no field;
 - phone-sized free photos: ``--large`` of those photos enlarged (cubic) to 4032 pixels on the
   longer side (4032x3024 and 4032x4032, a phone's 12 megapixels), the reading alone (decoding
@@ -71,18 +70,17 @@ def main() -> int:
 
     from vision.cocked import TiltModel, judge_roll
     from vision.cube import CubeReader, read_dice_and_cube
-    from vision.dice import DiceReader, DiceSettings
+    from vision.dice import DiceReader
     from vision.dice_data import default_dice_root, iter_datasets
     from vision.render_roll import render_roll_on_board
 
     cv2.setNumThreads(1)
     reader, cube_reader, tilt = DiceReader(), CubeReader(), TiltModel()
-    float_reader = DiceReader(settings=DiceSettings(field_detector="dice_detector_field.onnx"))
     rng = np.random.default_rng(0)
     rolls = [render_roll_on_board(rng) for _ in range(args.frames)]
     frame = rolls[0].image
     base = timed(lambda: cv2.GaussianBlur(frame, (5, 5), 0), 200)
-    reg, reg_cocked, reg_float = [], [], []
+    reg, reg_cocked = [], []
     cpu_reg: list[float] = []
     for roll in rolls:
         read_dice_and_cube(roll.image, roll.field, reader=reader, cube_reader=cube_reader)  # warm-up
@@ -93,9 +91,6 @@ def main() -> int:
             dice, _ = read_dice_and_cube(roll.image, roll.field, reader=reader, cube_reader=cube_reader)
             judge_roll(dice, roll.field, roll.image, roller=roll.roller, tilt_model=tilt)
         reg_cocked += timed(full, args.repeat)
-        read_dice_and_cube(roll.image, roll.field, reader=float_reader, cube_reader=cube_reader)
-        reg_float += timed(lambda: read_dice_and_cube(roll.image, roll.field, reader=float_reader,
-                                                      cube_reader=cube_reader), args.repeat)
     free: dict[str, list[float]] = {}
     large: dict[str, list[float]] = {}
     root = default_dice_root()
@@ -118,7 +113,6 @@ def main() -> int:
         "registered_1280x720_dice_and_cube": summary(reg),
         "registered_1280x720_dice_cube_and_cocked": summary(reg_cocked),
         "registered_1280x720_dice_and_cube_cpu": summary(cpu_reg),
-        "registered_1280x720_dice_and_cube_float32_detector": summary(reg_float),
         "free_photo": {k: summary(v) for k, v in free.items()},
         "free_photo_4032": {k: summary(v) for k, v in large.items() if v},
         "threads": 1,
@@ -130,9 +124,6 @@ def main() -> int:
               f"{s['median_ms'] / bmed:.0f}x baseline (target 10 ms)")
     print(f"registered dice and cube, thread CPU time: median "
           f"{res['registered_1280x720_dice_and_cube_cpu']['median_ms']:.2f} ms")
-    s = res["registered_1280x720_dice_and_cube_float32_detector"]
-    print(f"registered dice and cube with the float32 detector: median {s['median_ms']:.2f} ms, "
-          f"{s['median_ms'] / res['registered_1280x720_dice_and_cube']['median_ms']:.2f}x the 8-bit detector's")
     for k, s in res["free_photo"].items():
         print(f"free photo {k}: median {s['median_ms']:.2f} ms, p99 {s['p99_ms']:.2f} ms, "
               f"{s['median_ms'] / bmed:.0f}x baseline (target 50 ms)")

@@ -22,7 +22,6 @@ sys.path.insert(0, str(ROOT))
 #: (network file, input shape of one pass as the readers use it)
 CASES = [
     ("point_counter.onnx", (26, 3, 120, 28)),
-    ("dice_detector_field.int8.onnx", (1, 3, 264, 400)),
     ("dice_detector_field.onnx", (1, 3, 264, 400)),
     ("dice_detector.onnx", (1, 3, 360, 640)),
     ("dice_classifier.onnx", (6, 3, 32, 32)),

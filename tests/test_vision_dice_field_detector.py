@@ -1,4 +1,4 @@
-"""The registered-board detector (``dice_detector_field.int8.onnx``, ``DiceSettings.field_detector``)."""
+"""The registered-board detector (``dice_detector_field.onnx``, ``DiceSettings.field_detector``)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def reader():
 
 def test_field_detector_reads_rendered_rolls(reader):
     # seed 11 is neither a training, validation nor test seed of the models
-    assert reader.settings.field_detector == "dice_detector_field.int8.onnx"
+    assert reader.settings.field_detector == "dice_detector_field.onnx"
     rng = np.random.default_rng(11)
     found = right = total = false = 0
     for _ in range(12):

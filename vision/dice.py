@@ -8,7 +8,7 @@ Two small networks run by onnxruntime (:mod:`vision.onnx_model`; models in ``vis
    of at least 1000 pixels, 768, whose candidates count where the coarser levels leave room for
    small dice) so dice from about 10 to 200 pixels are found; with a
    ``field`` (see :mod:`vision.registration`) a detector trained for registered boards
-   (``dice_detector_field.int8.onnx``, quantized to 8-bit integers) runs once on the board's
+   (``dice_detector_field.onnx``) runs once on the board's
    region at the scale where a die is about 10 pixels;
 2. a classifier reads a 32x32 patch around each centre: pip value 1..6, "not a die" or "doubling
    cube"; the softmax probability of the value is the reading's confidence.

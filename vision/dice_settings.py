@@ -62,9 +62,10 @@ class DiceSettings:
     models folder) of the detector used instead of ``dice_detector.onnx`` when the die size is
     known (a registered board), shrunk with :func:`vision.dice_pyramid.resize` (an integer area step then bilinear, as
     in its training), at ``field_die_input_px`` (the two go together): the shipped
-    ``dice_detector_field.int8.onnx`` is ``dice_detector_field.onnx`` quantized to 8-bit integers
-    (:mod:`vision.training.quantize_detector`; 0.56 times the float32 pass on one core, the same readings on
-    validation boards), which is trained on 900 rendered boards
+    ``dice_detector_field.onnx`` runs in float32, so it reads alike on every CPU (an 8-bit
+    quantization took 0.56 times as long on a CPU with VNNI, but onnxruntime's 8-bit kernels for
+    CPUs with AVX2 alone saturate and read otherwise: benchmarks/RESULTS.md, "Dice of every
+    size"); it is trained on 900 rendered boards
     with dice of 0.28..0.85 of a checker's diameter and the fold-1 photos, dice of 6..20 pixels at
     its input, and runs where a tournament die (1/30 of the field's width) is 10 pixels, 0.7x the
     area of the main detector's 12 (vision/models/README.md; ``benchmarks/dice_sizes.py``); None:
