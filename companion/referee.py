@@ -476,9 +476,9 @@ class Referee:
         cocked, for :data:`PLAYED_ANYWAY_REASONS` only (the camera's judgement that a die is not
         flat), still lie there (the same values, read as cocked or not now, for no other
         reason) and ``board`` (player 0's view) is what a legal play of them, or a
-        legal part of one, by ``player`` makes of ``before``. The players are the judges of a
-        cocked die (USBGF rules 2017: a die is cocked when the players or the director say so);
-        a roll they play is followed, not reported as a changed position. ``opening``: the
+        legal part of one, by ``player`` makes of ``before``. The camera's call that a die is
+        not flat may be wrong, and the players at the table see the die: a roll they play is
+        followed, not reported as a changed position. ``opening``: the
         opening roll, whose dice lie one in each half (no right-hand-board rule)."""
         w = self.w
         if len(obs.dice) != 2 or w.reported_dice is None or not w.reported_codes <= PLAYED_ANYWAY_REASONS:
