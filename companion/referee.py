@@ -551,11 +551,15 @@ class Referee:
     # ------------------------------------------------------------- a play
     def _opponent_acts(self, obs: Observation, mover: int) -> bool:
         """True when the mover's opponent has rolled (dice in its right-hand
-        board that are not the mover's roll) or turned the cube."""
+        board that are not the mover's roll) or turned the cube. A die seen
+        alone whose value is one of the mover's roll is taken as the mover's:
+        after the opening roll a die lies in each half, and the other may be
+        hidden by a hand or missed by the camera while the play goes on."""
         dice = self.match.dice
         is_roll = len(obs.dice) == 2 and sorted(d.value for d in obs.dice) == sorted(dice)
+        own_alone = len(obs.dice) == 1 and obs.dice[0].value in dice
         other = 1 - mover
-        if obs.dice and not is_roll and any(d.half == right_half(other) for d in obs.dice):
+        if obs.dice and not is_roll and not own_alone and any(d.half == right_half(other) for d in obs.dice):
             return True
         return self._double_seen(obs, doubler=other)
 
