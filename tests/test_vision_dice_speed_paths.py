@@ -89,7 +89,7 @@ def test_cube_like_patches_are_not_turned_on_registered_boards_only():
         roll = render_roll_on_board(np.random.default_rng(seed))
         counts, probs = {}, {}
         for turn in (False, True):
-            reader = DiceReader(settings=DiceSettings(turn_cubes=turn))
+            reader = DiceReader(settings=DiceSettings(turn_cubes=turn, field_turn_min=None))
             reader.classifier = Counting(reader.classifier)
             cands, probs[turn] = reader.scan(roll.image, roll.field)
             counts[turn] = reader.classifier.patches
@@ -105,3 +105,44 @@ def test_cube_like_patches_are_not_turned_on_registered_boards_only():
     reader.classifier = Counting(reader.classifier)
     free = reader.classify(roll.image, cands, wider=True)
     np.testing.assert_allclose(free, DiceReader(settings=DiceSettings(turn_cubes=True)).classify(roll.image, cands), atol=1e-9)
+
+
+def test_unsure_patches_unlikely_to_be_dice_are_not_turned_on_a_real_board(shared_data):
+    """``field_turn_min``: on a real board photo (frame0: checkers, a cube with a logo, a 3-5),
+    the unsure candidates whose values 1..6 together stay below 0.3 are read once instead of four
+    times; the dice read and every other candidate's probabilities are unchanged."""
+    import json
+
+    from vision.dice import DiceReader, DiceSettings
+    from vision.reader import load_image
+    from vision.registration import field_from_corners
+
+    label = json.loads((shared_data / "boards" / "labels" / "frame0.json").read_text())
+    image = load_image(shared_data / "boards" / label["file"])
+    c = label["corners"]
+    field = field_from_corners(np.array([c["top_left"], c["top_right"], c["bottom_right"], c["bottom_left"]], float),
+                               (image.shape[1], image.shape[0]))
+
+    class Counting:
+        def __init__(self, net):
+            self.net, self.patches = net, 0
+
+        def run(self, blob):
+            self.patches += len(blob)
+            return self.net.run(blob)
+
+    readers = {gate: DiceReader(settings=DiceSettings(field_turn_min=gate)) for gate in (None, 0.3)}
+    scans = {}
+    for gate, reader in readers.items():
+        reader.classifier = Counting(reader.classifier)
+        scans[gate] = reader.scan(image, field)
+    (cands, every), (gated_cands, gated) = scans[None], scans[0.3]
+    assert [c.center for c in cands] == [c.center for c in gated_cands]
+    assert readers[0.3].classifier.patches < readers[None].classifier.patches
+    once = readers[0.3].classify(image, cands, wider=False)  # the gated first reads
+    first = DiceReader(settings=DiceSettings(turns=1)).classify(image, cands, wider=False)
+    left = [i for i in range(len(cands)) if first[i].max() < 0.9 and first[i].argmax() != 7 and first[i, :6].sum() < 0.3]
+    assert left, "frame0 has no unsure candidate unlikely to be a die"
+    np.testing.assert_allclose(once[left], first[left], atol=1e-6)
+    values = sorted(d.value for d in readers[None].dice_from_scan(cands, every))
+    assert values == sorted(d.value for d in readers[0.3].dice_from_scan(gated_cands, gated)) == [3, 5]

@@ -132,22 +132,21 @@ class DiceReader:
         floor = self.settings.field_peak if field else self.settings.peak
         peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= floor)
         ys, xs = np.nonzero(peaks)
-        gh, gw = heat.shape
-        found = []
-        for gy, gx in zip(ys.tolist(), xs.tolist()):
-            ya, yb = max(gy - 1, 0), min(gy + 2, gh)
-            xa, xb = max(gx - 1, 0), min(gx + 2, gw)
-            win = heat[ya:yb, xa:xb]
-            wsum = float(win.sum())
-            my = float((win.sum(axis=1) * np.arange(ya, yb)).sum()) / wsum
-            mx = float((win.sum(axis=0) * np.arange(xa, xb)).sum()) / wsum
-            px, py = (mx + 0.5) * STRIDE - 0.5, (my + 0.5) * STRIDE - 0.5
-            size = math.exp(float(np.clip(out[1, gy, gx], -3, 3))) * DETECT_DIE_PX
-            if sizes is not None and not sizes[0] <= size <= sizes[1]:
-                continue
-            found.append(Candidate((x0 + px / sx, y0 + py / sy), size / math.sqrt(sx * sy),
-                                   float(heat[gy, gx]), photo=not field))
-        return found
+        if not len(ys):
+            return []
+        # each peak's centre: the heat-weighted mean position of its 3x3 window (cut at the edges)
+        pad = np.pad(heat, 1)
+        win = np.stack([pad[ys + dy, xs + dx] for dy in range(3) for dx in range(3)], axis=1).astype(np.float64)
+        offs = np.arange(3, dtype=np.float64) - 1
+        wsum = win.sum(axis=1)
+        my = ys + (win.reshape(-1, 3, 3).sum(axis=2) @ offs) / wsum
+        mx = xs + (win.reshape(-1, 3, 3).sum(axis=1) @ offs) / wsum
+        size = np.exp(np.clip(out[1, ys, xs].astype(np.float64), -3, 3)) * DETECT_DIE_PX
+        keep = np.ones(len(ys), bool) if sizes is None else (sizes[0] <= size) & (size <= sizes[1])
+        px, py = (mx + 0.5) * STRIDE - 0.5, (my + 0.5) * STRIDE - 0.5
+        side = math.sqrt(sx * sy)
+        return [Candidate((x0 + float(px[k]) / sx, y0 + float(py[k]) / sy), float(size[k]) / side,
+                          float(heat[ys[k], xs[k]]), photo=not field) for k in np.nonzero(keep)[0]]
 
     def candidates(self, image_bgr: np.ndarray, die_px: Optional[float] = None,
                    roi: Optional[tuple[int, int, int, int]] = None) -> list[Candidate]:
@@ -232,6 +231,8 @@ class DiceReader:
             unsure = p.max(axis=1) < st.sure
             if not st.turn_cubes and not wider:
                 unsure &= p.argmax(axis=1) != 7
+            if st.field_turn_min is not None and not wider:
+                unsure &= p[:, :6].sum(axis=1) >= st.field_turn_min
             unsure = np.nonzero(unsure)[0]
             if len(unsure):
                 turned = self._softmax_turns(blob[unsure], range(1, st.turns), net)
@@ -593,11 +594,19 @@ def merge_candidates(cands: Sequence[Candidate], merge: float) -> list[Candidate
     """Greedy non-maximum suppression: keep the highest score among candidates whose centres are
     closer than ``merge`` times the larger size, whatever their sizes (the candidates a merge
     drops around a spot read as no die are read later: :meth:`DiceReader.second_views`)."""
+    order = sorted(cands, key=lambda c: -c.score)
+    if len(order) < 2:
+        return order
+    xy = np.array([c.center for c in order], dtype=np.float64)
+    size = np.array([c.size for c in order], dtype=np.float64)
+    close = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1]) < merge * np.maximum(
+        size[:, None], size[None, :])
+    dropped = np.zeros(len(order), bool)
     kept: list[Candidate] = []
-    for c in sorted(cands, key=lambda c: -c.score):
-        if all(math.hypot(c.center[0] - k.center[0], c.center[1] - k.center[1]) >= merge * max(c.size, k.size)
-               for k in kept):
+    for i, c in enumerate(order):
+        if not dropped[i]:
             kept.append(c)
+            dropped |= close[i]
     return kept
 
 

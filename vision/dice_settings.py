@@ -100,6 +100,13 @@ class DiceSettings:
     class is the doubling cube (off: the cube network reads those itself, at four turns when
     unsure; measured on 400 rendered boards and the 9 board photos: the same dice, cocked calls and
     cubes found or one more, about 0.5 ms less per frame);
+    ``field_turn_min``: with a registered board, an unsure patch is read turned only when its
+    values 1..6 together reach this (None: every unsure patch): a real board's checkers, point
+    tips and rails give 15-45 candidates a frame, most of them read as no die at 0.6-0.9, and
+    their turned re-reads were half of the frame's dice time. Checked on the validation seeds
+    (``dice_sizes.py --boards 60 --seed 6100``, ``dice_touching.py --boards 150 --seed 1100
+    --learn-size``): the same figures at 0.1, 0.3 and 0.5; on the nine real board photos the same
+    dice and cubes with 275 patches classified instead of 470;
     ``max_candidates``: the strongest
     detector peaks kept per frame; ``recentre_ones``: on free photos, a candidate whose most likely
     value is 1 and whose values 1..6 together reach this probability is moved to its pip
@@ -172,6 +179,7 @@ class DiceSettings:
     level_sizes: tuple[float, float] = (6.0, 48.0)
     nested: float = 2.5
     turn_cubes: bool = False
+    field_turn_min: Optional[float] = 0.3
     value_patch: int = VALUE_PATCH
     field_detector: Optional[str] = "dice_detector_field.onnx"
     max_candidates: int = 96
