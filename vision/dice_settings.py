@@ -105,8 +105,11 @@ class DiceSettings:
     tips and rails give 15-45 candidates a frame, most of them read as no die at 0.6-0.9, and
     their turned re-reads were half of the frame's dice time. Checked on the validation seeds
     (``dice_sizes.py --boards 60 --seed 6100``, ``dice_touching.py --boards 150 --seed 1100
-    --learn-size``): the same figures at 0.1, 0.3 and 0.5; on the nine real board photos the same
-    dice and cubes with 275 patches classified instead of 470;
+    --learn-size``, the travel-dice games 0-11): the same figures at 0.1, 0.3 and 0.5 (the
+    games at 0.3); on the nine real board photos the same dice and cubes with 275 patches
+    classified instead of 470. Held out (``dice_sizes.py --boards 200 --seed 5100``,
+    ``dice_touching.py --boards 300 --seed 2600 --learn-size``, travel-dice games 2072-2083): the
+    same figures; a real 1280x720 frame's dice 24.7 -> 19.8 ms median (``bench_read.py --dice``);
     ``max_candidates``: the strongest
     detector peaks kept per frame; ``recentre_ones``: on free photos, a candidate whose most likely
     value is 1 and whose values 1..6 together reach this probability is moved to its pip
