@@ -106,6 +106,38 @@ def test_head_round_trip_and_bad_files(model, tmp_path):
         PointHead.load(tmp_path / "shape.npz")
 
 
+def test_the_head_runs_on_one_blas_thread_and_gives_the_same_probabilities(model):
+    """A busy machine must not wait for numpy's BLAS threads: the head's product runs with BLAS
+    limited to one thread (and the limit is lifted afterwards); the probabilities are the plain
+    head's."""
+    from threadpoolctl import ThreadpoolController
+
+    seen = []
+    plain = PointHead.logits
+
+    def blas_threads():
+        # numpy's BLAS, loaded with numpy before any PointModel, is among the model's libraries
+        return {i["filepath"]: i["num_threads"] for i in model.blas.info() if i["user_api"] == "blas"}
+
+    class Watching(PointHead):
+        def logits(self, features):
+            seen.append(blas_threads())
+            return plain(self, features)
+
+    assert blas_threads(), ThreadpoolController().info()
+    h = model.shipped_head
+    watched = model.with_head(Watching(h.w1, h.b1, h.w2, h.b2))
+    r, field = _rendered(OPENING)
+    crops = point_crops(r.image, field)
+    before = blas_threads()
+    probs = watched.probabilities(crops)
+    assert seen and set(seen[0]) == set(before) and all(n == 1 for n in seen[0].values()), seen
+    assert blas_threads() == before
+    expected = plain(h, model.features(crops)).astype(np.float64)
+    expected = np.exp(expected - expected.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(probs, expected / expected.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-7)
+
+
 def test_cut_parts_of_the_opening():
     r, field = _rendered(OPENING)
     parts = cut_parts(point_crops(r.image, field), bar_crops(r.image, field), field.checker_size)
