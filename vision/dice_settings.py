@@ -102,7 +102,7 @@ class DiceSettings:
     cubes found or one more, about 0.5 ms less per frame);
     ``field_turn_min``: with a registered board, an unsure patch is read turned only when its
     values 1..6 together reach this (None: every unsure patch): a real board's checkers, point
-    tips and rails give 15-45 candidates a frame, most of them read as no die at 0.6-0.9, and
+    tips and rails give 13-46 candidates a frame, most of them read as no die at 0.6-0.9, and
     their turned re-reads were half of the frame's dice time. Checked on the validation seeds
     (``dice_sizes.py --boards 60 --seed 6100``, ``dice_touching.py --boards 150 --seed 1100
     --learn-size``, the travel-dice games 0-11): the same figures at 0.1, 0.3 and 0.5 (the

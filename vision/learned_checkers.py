@@ -138,7 +138,9 @@ class PointModel:
     """The point network: its body run by onnxruntime (:mod:`vision.onnx_model`), its head (:class:`PointHead`) in numpy.
 
     ``path``: the body's ONNX file (default :data:`MODEL_PATH`); ``head``: a head to use
-    instead of the shipped one (a board's adapted head). Raises ``FileNotFoundError`` when a
+    instead of the shipped one (a board's adapted head). ``blas``: the threadpoolctl controller
+    of the BLAS libraries loaded when the model was made (numpy's among them), which
+    :meth:`probabilities` limits to one thread. Raises ``FileNotFoundError`` when a
     file is missing, ``ValueError`` for a bad head or an ONNX file that is not a readable
     network.
     """
@@ -175,7 +177,8 @@ class PointModel:
 
         The head's matrix product runs on one BLAS thread: numpy's BLAS would wake a thread per
         core for it, and on a machine whose cores are busy (the camera, the dashboard, other
-        programs) waiting for those threads took a frame's reading from 36 to 128 ms."""
+        programs) waiting for those threads made a frame's reading 2.4 times slower
+        (``benchmarks/bench_busy.py``: 119.5 against 48.9 ms)."""
         features = self.features(crops)
         with self.blas.limit(limits=1, user_api="blas"):
             logits = self.head.logits(features)
