@@ -293,10 +293,14 @@ def learn_board(image_bgr: np.ndarray, field, model: PointModel, empty_bgr: Opti
     feats = np.concatenate([fb[hold:], fg])
     labels = np.concatenate([by[hold:], gy])
     weights = np.concatenate([np.ones(samples - hold), np.full(generic, 0.5)])
-    before = float((model.shipped_head.logits(fb[:hold]).argmax(1) == by[:hold]).mean())
-    head = adapt_head(model.shipped_head, feats, labels, weights, seed=seed,
-                      progress=lambda f: say("learning this board", f))
-    after = float((head.logits(fb[:hold]).argmax(1) == by[:hold]).mean())
+    # numpy's BLAS on one thread, as the reading runs it: on a machine whose cores are busy (the
+    # camera and the dashboard of a running watch) its threads cost more than they give
+    # (adapt_head over 7,400 samples, 4 epochs, both cores busy: 3.1 s -> 1.5 s; idle 0.8 -> 0.9 s)
+    with model.blas.limit(limits=1, user_api="blas"):
+        before = float((model.shipped_head.logits(fb[:hold]).argmax(1) == by[:hold]).mean())
+        head = adapt_head(model.shipped_head, feats, labels, weights, seed=seed,
+                          progress=lambda f: say("learning this board", f))
+        after = float((head.logits(fb[:hold]).argmax(1) == by[:hold]).mean())
     learned = LearnedBoard(head, tuple(float(v) for v in light), tuple(float(v) for v in dark),  # type: ignore[arg-type]
                            near_colour, before, after, time.perf_counter() - t0)
     disagree = check_opening(image_bgr, field, model.with_head(head), learned)
