@@ -8,7 +8,9 @@ thread (threadpoolctl). This script starts ``--busy`` processes that spin (defau
 core), then reads the 1280x720 labelled photos of ``../shared/data/boards`` (checkers, dice and
 cube, a new frame for the dice plug-in before each read, as ``companion watch`` reads them), in
 turns with the shipped model and with the same model whose head runs on as many BLAS threads as
-numpy starts (the same-run baseline). Prints wall-clock and CPU medians and their ratio.
+numpy starts (the same-run baseline). Prints wall-clock and CPU medians and their ratio; then
+the same for calibration's head adaptation (:func:`vision.board_learning.adapt_head`), which
+:func:`vision.board_learning.learn_board` runs on one BLAS thread too.
 
     python benchmarks/bench_busy.py [--repeat 10] [--busy N]
 """
@@ -72,6 +74,26 @@ def read_times(model_kind: str, repeat: int) -> dict:
     return {"wall": wall, "cpu": cpu}
 
 
+def adapt_times(model_kind: str) -> dict:
+    """Calibration's head adaptation (:func:`vision.board_learning.adapt_head`, 4 epochs over
+    7,400 random features, the size of a board's compositions) as :func:`learn_board` runs it
+    (``"shipped"``: BLAS on one thread) or on numpy's threads (``"baseline"``); seconds."""
+    from threadpoolctl import ThreadpoolController
+
+    from vision.board_learning import adapt_head
+    from vision.learned_checkers import PointModel
+
+    head = PointModel().shipped_head
+    rng = np.random.default_rng(0)
+    features = rng.random((7400, head.w1.shape[1]), dtype=np.float32)
+    labels, weights = rng.integers(0, 17, 7400), np.ones(7400)
+    limit = ThreadpoolController().limit(limits=1, user_api="blas") if model_kind == "shipped" else contextlib.nullcontext()
+    c0, t0 = time.process_time(), time.perf_counter()
+    with limit:
+        adapt_head(head, features, labels, weights, epochs=4)
+    return {"wall": [time.perf_counter() - t0], "cpu": [time.process_time() - c0]}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=10, help="reads per photo and model and round (default 10)")
@@ -79,9 +101,10 @@ def main() -> int:
     ap.add_argument("--busy", type=int, default=os.cpu_count() or 1,
                     help="spinning processes (default: one per core)")
     ap.add_argument("--child", choices=["shipped", "baseline"], help=argparse.SUPPRESS)
+    ap.add_argument("--adapt", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        print(json.dumps(read_times(args.child, args.repeat)))
+        print(json.dumps(adapt_times(args.child) if args.adapt else read_times(args.child, args.repeat)))
         return 0
     if args.repeat < 1 or args.rounds < 1 or args.busy < 0:
         print("error: --repeat and --rounds must be at least 1 and --busy at least 0", file=sys.stderr)
@@ -100,16 +123,18 @@ def main() -> int:
     env = {k: v for k, v in os.environ.items() if k not in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS")}
     labels = {"shipped": "one BLAS thread (shipped)", "baseline": "BLAS threads as numpy starts them (baseline)"}
     times = {k: {"wall": [], "cpu": []} for k in labels}
+    adapt = {k: {"wall": [], "cpu": []} for k in labels}
     try:
         for _ in range(args.rounds):
             # each model in a process of its own (BLAS threads left spinning by one model's reads
             # would slow the other's), in turns, under the same load
             for kind in labels:
-                out = subprocess.run([sys.executable, __file__, "--child", kind, "--repeat", str(args.repeat)],
-                                     capture_output=True, text=True, check=True, env=env)
-                got = json.loads(out.stdout.strip().splitlines()[-1])
-                for key in ("wall", "cpu"):
-                    times[kind][key] += got[key]
+                for extra, into in (([], times), (["--adapt"], adapt)):
+                    out = subprocess.run([sys.executable, __file__, "--child", kind, "--repeat", str(args.repeat), *extra],
+                                         capture_output=True, text=True, check=True, env=env)
+                    got = json.loads(out.stdout.strip().splitlines()[-1])
+                    for key in ("wall", "cpu"):
+                        into[kind][key] += got[key]
     finally:
         stop.set()
         for p in spinners:
@@ -123,6 +148,9 @@ def main() -> int:
         print(f"{label}: wall clock median {np.median(wall):.1f} ms, p90 {np.percentile(wall, 90):.1f} ms; "
               f"CPU time median {np.median(cpu):.1f} ms")
     print(f"shipped / baseline, wall-clock median: {med['shipped'] / med['baseline']:.2f}")
+    for kind, label in labels.items():
+        print(f"calibration's head adaptation (4 epochs, 7,400 samples), {label}: wall clock median "
+              f"{np.median(adapt[kind]['wall']):.2f} s, CPU time {np.median(adapt[kind]['cpu']):.2f} s")
     return 0
 
 

@@ -295,7 +295,8 @@ def learn_board(image_bgr: np.ndarray, field, model: PointModel, empty_bgr: Opti
     weights = np.concatenate([np.ones(samples - hold), np.full(generic, 0.5)])
     # numpy's BLAS on one thread, as the reading runs it: on a machine whose cores are busy (the
     # camera and the dashboard of a running watch) its threads cost more than they give
-    # (adapt_head over 7,400 samples, 4 epochs, both cores busy: 3.1 s -> 1.5 s; idle 0.8 -> 0.9 s)
+    # (benchmarks/bench_busy.py, adapt_head over 7,400 samples, 4 epochs: both cores busy 3.19 ->
+    # 1.75 s; idle 0.82 -> 1.11 s)
     with model.blas.limit(limits=1, user_api="blas"):
         before = float((model.shipped_head.logits(fb[:hold]).argmax(1) == by[:hold]).mean())
         head = adapt_head(model.shipped_head, feats, labels, weights, seed=seed,

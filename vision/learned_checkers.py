@@ -177,8 +177,8 @@ class PointModel:
 
         The head's matrix product runs on one BLAS thread: numpy's BLAS would wake a thread per
         core for it, and on a machine whose cores are busy (the camera, the dashboard, other
-        programs) waiting for those threads made a frame's reading 2.4 times slower
-        (``benchmarks/bench_busy.py``: 119.5 against 48.9 ms)."""
+        programs) waiting for those threads made a frame's reading 1.5-2.4 times slower
+        (``benchmarks/bench_busy.py``: 80.7-119.5 against 48.9-54.2 ms)."""
         features = self.features(crops)
         with self.blas.limit(limits=1, user_api="blas"):
             logits = self.head.logits(features)
