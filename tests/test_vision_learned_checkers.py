@@ -138,6 +138,22 @@ def test_the_head_runs_on_one_blas_thread_and_gives_the_same_probabilities(model
     np.testing.assert_allclose(probs, expected / expected.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-7)
 
 
+def test_without_threadpoolctl_the_model_still_reads_and_says_so(model, monkeypatch, caplog):
+    """An install older than the threadpoolctl dependency: the point network still reads, the
+    same probabilities, and the log says what is missing."""
+    import logging
+    import sys
+
+    monkeypatch.setitem(sys.modules, "threadpoolctl", None)  # import threadpoolctl raises ImportError
+    with caplog.at_level(logging.WARNING, logger="vision.learned_checkers"):
+        bare = PointModel()
+    assert bare.blas is None
+    assert any("threadpoolctl is not installed" in r.getMessage() for r in caplog.records)
+    r, field = _rendered(OPENING)
+    crops = point_crops(r.image, field)
+    np.testing.assert_allclose(bare.probabilities(crops), model.probabilities(crops), rtol=1e-5, atol=1e-7)
+
+
 def test_cut_parts_of_the_opening():
     r, field = _rendered(OPENING)
     parts = cut_parts(point_crops(r.image, field), bar_crops(r.image, field), field.checker_size)

@@ -297,7 +297,7 @@ def learn_board(image_bgr: np.ndarray, field, model: PointModel, empty_bgr: Opti
     # camera and the dashboard of a running watch) its threads cost more than they give
     # (benchmarks/bench_busy.py, adapt_head over 7,400 samples, 4 epochs: both cores busy 3.19 ->
     # 1.75 s; idle 0.82 -> 1.11 s)
-    with model.blas.limit(limits=1, user_api="blas"):
+    with model.one_blas_thread():
         before = float((model.shipped_head.logits(fb[:hold]).argmax(1) == by[:hold]).mean())
         head = adapt_head(model.shipped_head, feats, labels, weights, seed=seed,
                           progress=lambda f: say("learning this board", f))

@@ -15,7 +15,9 @@ lighter set being ``light``.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import logging
 import pathlib
 from typing import Any, Optional, Sequence
 
@@ -140,7 +142,8 @@ class PointModel:
     ``path``: the body's ONNX file (default :data:`MODEL_PATH`); ``head``: a head to use
     instead of the shipped one (a board's adapted head). ``blas``: the threadpoolctl controller
     of the BLAS libraries loaded when the model was made (numpy's among them), which
-    :meth:`probabilities` limits to one thread. Raises ``FileNotFoundError`` when a
+    :meth:`probabilities` limits to one thread (``None``, with a warning in the log, when
+    threadpoolctl is not installed). Raises ``FileNotFoundError`` when a
     file is missing, ``ValueError`` for a bad head or an ONNX file that is not a readable
     network.
     """
@@ -153,13 +156,19 @@ class PointModel:
             raise FileNotFoundError(f"no point network at {p}")
         if head is None and not head_path(p).is_file():
             raise FileNotFoundError(f"no point network head at {head_path(p)}")
-        from threadpoolctl import ThreadpoolController
-
         self.path = p
         self.net = load_onnx(p)
         self.shipped_head = PointHead.load(head_path(p))
         self.head = head or self.shipped_head
-        self.blas = ThreadpoolController()
+        try:
+            from threadpoolctl import ThreadpoolController
+        except ImportError:  # an install older than this dependency: it reads, slower on a busy machine
+            logging.getLogger(__name__).warning(
+                "threadpoolctl is not installed (pip install -e . installs it): numpy's BLAS runs the point "
+                "network's head on all its threads, slower when the cores are busy")
+            self.blas = None
+        else:
+            self.blas = ThreadpoolController()
 
     def with_head(self, head: Optional[PointHead]) -> "PointModel":
         """The same network with another head (``None``: the shipped one); shares the body."""
@@ -180,9 +189,14 @@ class PointModel:
         programs) waiting for those threads made a frame's reading 1.5-2.4 times slower
         (``benchmarks/bench_busy.py``: 80.7-119.5 against 48.9-54.2 ms)."""
         features = self.features(crops)
-        with self.blas.limit(limits=1, user_api="blas"):
+        with self.one_blas_thread():
             logits = self.head.logits(features)
         return softmax(logits)
+
+    def one_blas_thread(self):
+        """A context in which the BLAS libraries known to :attr:`blas` run on one thread (nothing
+        changes without threadpoolctl)."""
+        return self.blas.limit(limits=1, user_api="blas") if self.blas is not None else contextlib.nullcontext()
 
 
 def softmax(z: np.ndarray) -> np.ndarray:
