@@ -5,8 +5,8 @@ Runs :class:`vision.reader.BoardReader` (fixed corners) on real 1280x720 photos 
 (``cv2.setNumThreads(1)``), with the learned checker reader (the point network) and, as the
 same-run baseline, the classical reader; ``--dice`` adds the dice and cube plug-in
 (:class:`vision.dice_plugin.DicePlugin`), the whole frame's reading. Prints, per reader, the
-median and 99th percentile of the whole read and of every stage, in milliseconds, and the
-learned reader's median as a ratio of the baseline's.
+median and 99th percentile of the whole read and of every stage, in milliseconds, each frame's
+median, and the learned reader's median as a ratio of the baseline's.
 
     python benchmarks/bench_read.py [--repeat 200] [--dice] [--out benchmarks/results/bench_read.json]
 """
@@ -63,7 +63,8 @@ def measure(make_reader, repeat: int, new_frame=None) -> dict:
     totals: list[float] = []
     cpu: list[float] = []
     stages: dict[str, list[float]] = {}
-    for _name, img, corners in frames():
+    per_frame: dict[str, float] = {}
+    for name, img, corners in frames():
         reader = make_reader(corners, (img.shape[1], img.shape[0]))
         for _ in range(5):  # warm up
             if new_frame is not None:
@@ -79,7 +80,9 @@ def measure(make_reader, repeat: int, new_frame=None) -> dict:
             cpu.append((time.process_time() - c0) * 1e3)
             for k, v in obs.timings_ms.items():
                 stages.setdefault(k, []).append(v)
+        per_frame[name] = float(np.median(cpu[-repeat:]))
     return {"median_ms": float(np.median(totals)), "p99_ms": float(np.percentile(totals, 99)),
+            "per_frame_cpu_median_ms": per_frame,
             "cpu_median_ms": float(np.median(cpu)), "cpu_p99_ms": float(np.percentile(cpu, 99)),
             "stages": {k: {"median_ms": float(np.median(v)), "p99_ms": float(np.percentile(v, 99))}
                        for k, v in stages.items()}}
@@ -123,6 +126,7 @@ def main() -> int:
     for name, r in results.items():
         print(f"{name}: wall clock median {r['median_ms']:.2f} ms, p99 {r['p99_ms']:.2f} ms; "
               f"CPU time median {r['cpu_median_ms']:.2f} ms, p99 {r['cpu_p99_ms']:.2f} ms")
+        print("  per frame, CPU median: " + ", ".join(f"{n} {v:.2f} ms" for n, v in r["per_frame_cpu_median_ms"].items()))
         for k, v in r["stages"].items():
             print(f"  {k:22s} median {v['median_ms']:7.2f} ms   p99 {v['p99_ms']:7.2f} ms")
     base, learned = results["classical (baseline)"], results["learned"]
