@@ -8,6 +8,17 @@ from vision.dice_patches import detector_blob, patches_blob
 from vision.render_roll import render_roll_on_board
 
 
+class Counting:
+    """A network wrapper that counts the patches it is given."""
+
+    def __init__(self, net):
+        self.net, self.patches = net, 0
+
+    def run(self, blob):
+        self.patches += len(blob)
+        return self.net.run(blob)
+
+
 def test_detector_blob_is_the_numpy_formula_padded_to_multiples_of_8():
     rng = np.random.default_rng(3)
     img = rng.integers(0, 256, (37, 50, 3), dtype=np.uint8)
@@ -76,14 +87,6 @@ def test_area_resize_keeps_or_enlarges_and_rejects_empty_sizes():
 def test_cube_like_patches_are_not_turned_on_registered_boards_only():
     from vision.dice import DiceReader, DiceSettings
 
-    class Counting:
-        def __init__(self, net):
-            self.net, self.patches = net, 0
-
-        def run(self, blob):
-            self.patches += len(blob)
-            return self.net.run(blob)
-
     # the first rendered board whose cube the classifier is unsure of (a cube-like patch below 0.9)
     for seed in range(40):
         roll = render_roll_on_board(np.random.default_rng(seed))
@@ -114,22 +117,13 @@ def test_unsure_patches_unlikely_to_be_dice_are_not_turned_on_a_real_board(share
     import json
 
     from vision.dice import DiceReader, DiceSettings
+    from vision.evaluate import label_truth
     from vision.reader import load_image
     from vision.registration import field_from_corners
 
     label = json.loads((shared_data / "boards" / "labels" / "frame0.json").read_text())
     image = load_image(shared_data / "boards" / label["file"])
-    c = label["corners"]
-    field = field_from_corners(np.array([c["top_left"], c["top_right"], c["bottom_right"], c["bottom_left"]], float),
-                               (image.shape[1], image.shape[0]))
-
-    class Counting:
-        def __init__(self, net):
-            self.net, self.patches = net, 0
-
-        def run(self, blob):
-            self.patches += len(blob)
-            return self.net.run(blob)
+    field = field_from_corners(label_truth(label)["corners"], (image.shape[1], image.shape[0]))
 
     readers = {gate: DiceReader(settings=DiceSettings(field_turn_min=gate)) for gate in (None, 0.3)}
     scans = {}
