@@ -40,9 +40,9 @@ from vision.checkers import CheckerColours  # noqa: E402
 from vision.evaluate import _rendered_truth, label_truth, score  # noqa: E402
 from vision.learned_checkers import PointModel  # noqa: E402
 from vision.reader import BoardReader, load_image  # noqa: E402
-from vision.registration import BoardGeometry, field_from_corners  # noqa: E402
+from vision.registration import field_from_corners  # noqa: E402
 from vision.render_board import (LOW_CONTRAST_STYLES, STYLES, BoardState, BoardStyle, CameraPose,  # noqa: E402
-                                 Lighting, random_state, render_board)
+                                 Lighting, random_state, random_style, render_board)
 
 #: The harsh conditions each built-in style's opening is rendered under: camera scale and light.
 HARSH = {
@@ -58,18 +58,8 @@ HARSH = {
 
 
 def random_board(rng: np.random.Generator, name: str) -> tuple[BoardStyle, CameraPose, Lighting]:
-    """A board of random colours under a random camera and light."""
-    def colour() -> tuple[int, int, int]:
-        return tuple(int(v) for v in rng.integers(15, 245, 3))  # type: ignore[return-value]
-
-    p1, p2, field = colour(), colour(), colour()
-    light = p1 if rng.random() < 0.4 else colour()
-    dark = p2 if rng.random() < 0.4 else (field if rng.random() < 0.2 else colour())
-    style = BoardStyle(name, field=field, points=(p1, p2), bar=colour(), frame=colour(), light=light, dark=dark,
-                       rim=None if rng.random() < 0.5 else colour(),
-                       geometry=BoardGeometry(bar_width=float(rng.uniform(0.05, 0.08)),
-                                              aspect=float(rng.uniform(1.05, 1.13))),
-                       texture=float(rng.uniform(0, 14)))
+    """A board of random colours (:func:`vision.render_board.random_style`) under a random camera and light."""
+    style = random_style(rng, name)
     pose = CameraPose.looking_down(scale=float(rng.uniform(0.78, 0.92)), tilt=float(rng.uniform(-0.12, 0.12)),
                                    turn_deg=float(rng.uniform(-4, 4)), aspect=style.geometry.aspect)
     lighting = Lighting(brightness=float(rng.uniform(0.7, 1.2)), gradient=float(rng.uniform(0, 0.4)),

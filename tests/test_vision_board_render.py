@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 
 import numpy as np
 import pytest
@@ -124,3 +123,69 @@ def test_evaluate_writes_csv(shared_data, tmp_path, capsys):
 def test_evaluate_synthetic_runs(tmp_path, capsys):
     assert evaluate_main(["--synthetic", "3", "--seed", "5", "--csv", str(tmp_path / "s.csv")]) == 0
     assert "3 rendered boards" in capsys.readouterr().out
+
+
+def test_marks_are_drawn_on_the_checkers_and_the_field():
+    """A style's ``checker_mark`` changes every checker's face and nothing else on the point; its
+    ``field_print`` changes the field's middle band between the tips and leaves the points alone."""
+    import dataclasses
+
+    plain = STYLES["tournament"]
+    marked = dataclasses.replace(plain, checker_mark="FM", mark_shade=0.6)
+    printed = dataclasses.replace(plain, field_print="www.example.com", print_colour=(40, 40, 200))
+    state = BoardState.starting()
+    a = render_board(state, plain, seed=3)
+    b = render_board(state, marked, seed=3)
+    c = render_board(state, printed, seed=3)
+    diff_b = np.abs(a.image.astype(int) - b.image.astype(int)).sum(axis=2) > 30
+    diff_c = np.abs(a.image.astype(int) - c.image.astype(int)).sum(axis=2) > 30
+    # every checker's centre region changed; the rest of the image did not
+    for x, y, _colour, _p in a.checkers:
+        r = 6
+        assert diff_b[int(y) - r:int(y) + r, int(x) - r:int(x) + r].any()
+    far = np.ones_like(diff_b)
+    for x, y, _colour, _p in a.checkers:
+        far[max(int(y) - 40, 0):int(y) + 40, max(int(x) - 40, 0):int(x) + 40] = False
+    assert not diff_b[far].any()
+    # the print lies in the field's middle band, both halves, clear of the checkers
+    f2i = a.field_to_image
+    mid = [(FIELD_WIDTH * fx, FIELD_HEIGHT * 0.5) for fx in (0.25, 0.75)]
+    for mx, my in mid:
+        p = f2i @ np.array([mx, my, 1.0])
+        x, y = int(p[0] / p[2]), int(p[1] / p[2])
+        assert diff_c[y - 40:y + 40, x - 200:x + 200].sum() > 200
+    assert not diff_c[far & ~_band(c, 0.4, 0.6)].any()
+
+
+def _band(r, y0: float, y1: float) -> np.ndarray:
+    """Image pixels whose field height lies between ``y0`` and ``y1`` (fractions)."""
+    h, w = r.image.shape[:2]
+    inv = np.linalg.inv(r.field_to_image)
+    yy, xx = np.mgrid[0:h, 0:w]
+    p = inv @ np.stack([xx.ravel(), yy.ravel(), np.ones(h * w)])
+    fy = (p[1] / p[2]).reshape(h, w) / FIELD_HEIGHT
+    return (fy > y0) & (fy < y1)
+
+
+def test_random_styles_with_marks():
+    """``random_style(marks=True)`` draws the same colours as without marks from the same random
+    numbers, then marks; the plain random board scene is the built-in styles as always."""
+    from vision.render_board import random_style
+    from vision.render_roll import random_board_scene
+
+    plain = random_style(np.random.default_rng(4))
+    styles = [random_style(np.random.default_rng(s), marks=True) for s in range(30)]
+    assert dataclasses_equal_but_marks(plain, styles[4])
+    assert any(s.checker_mark for s in styles) and any(s.field_print for s in styles)
+    assert any(not s.checker_mark for s in styles)
+    names = {random_board_scene(np.random.default_rng(s)).style for s in range(6)}
+    assert names <= set(STYLES)
+    wide = [random_board_scene(np.random.default_rng(s), wide=True) for s in range(6)]
+    assert {w.style for w in wide} - set(STYLES)  # some of random colours
+
+
+def dataclasses_equal_but_marks(a, b) -> bool:
+    import dataclasses
+
+    return dataclasses.replace(b, checker_mark="", mark_shade=a.mark_shade, field_print="",
+                               print_colour=a.print_colour) == a

@@ -50,7 +50,11 @@ class BoardStyle:
     around; ``light``/``dark``: checker body colours; ``rim``: checker rim colour or
     ``None`` (a darker shade of the body); ``geometry``: the proportions shared with the
     reader (:class:`~vision.registration.BoardGeometry`); ``texture``: amplitude of the
-    field's grain (0 = flat).
+    field's grain (0 = flat); ``checker_mark``: letters embossed on every checker's face ("" none),
+    drawn at ``mark_shade`` times the body's colour; ``field_print``: a maker's name printed
+    across each half of the field between the points' tips, beside a square logo, in
+    ``print_colour`` ("" none). Marks and prints are what real boards carry and what a die
+    detector must not take for a die.
     """
 
     name: str
@@ -63,6 +67,10 @@ class BoardStyle:
     rim: Optional[BGR] = None
     geometry: BoardGeometry = BoardGeometry()
     texture: float = 0.0
+    checker_mark: str = ""
+    mark_shade: float = 0.75
+    field_print: str = ""
+    print_colour: BGR = (30, 30, 30)
 
 
 #: Built-in styles; several put dark checkers on dark points and light on light.
@@ -371,6 +379,8 @@ def render_board(
     bx0, by0 = to_canvas(bar_x0, 0)
     bx1, by1 = to_canvas(bar_x1, fh)
     canvas[by0:by1, bx0:bx1] = style.bar
+    if style.field_print:
+        _print_on_field(canvas, style, to_canvas, bar_x0, bar_x1)
     # Trays beside the field.
     for tx in (m // 6, cw - m + m // 6):
         cv2.rectangle(canvas, (tx, my), (tx + int(m * 0.66), my + int(fh * _S)), _shade(style.bar, 0.8), -1)
@@ -400,6 +410,8 @@ def render_board(
         cv2.ellipse(canvas, (cx, cy), (int(rx * 0.6), int(ry * 0.6)), 0, 0, 360, _shade(body, 0.93 if colour == "light" else 1.25), 2, cv2.LINE_AA)
         cv2.ellipse(canvas, (cx - int(rx * 0.25), cy - int(ry * 0.25)), (int(rx * 0.25), int(ry * 0.18)), -30, 0, 360,
                     _shade(body, 1.06 if colour == "light" else 1.5), -1, cv2.LINE_AA)
+        if style.checker_mark:
+            _mark_checker(canvas, (cx, cy), rx, ry, style.checker_mark, _shade(body, style.mark_shade))
         drawn.append((x, y, colour, p))
     # Off checkers: edge-on stacks in the right-hand tray (light top, dark bottom).
     for colour, top in (("light", True), ("dark", False)):
@@ -502,6 +514,89 @@ def render_board(
 def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
     homog = np.hstack([pts, np.ones((len(pts), 1))]) @ h.T
     return homog[:, :2] / homog[:, 2:3]
+
+
+def _text_fit(text: str, width: float, thickness: int) -> float:
+    """The ``cv2.FONT_HERSHEY_SIMPLEX`` scale at which ``text`` is ``width`` canvas pixels wide."""
+    import cv2
+
+    w0 = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 1.0, thickness)[0][0]
+    return width / max(w0, 1)
+
+
+def _put_centred(canvas: np.ndarray, text: str, centre: tuple[float, float], width: float, colour: BGR,
+                 thickness: int) -> None:
+    """``text`` written ``width`` canvas pixels wide, centred on ``centre``."""
+    import cv2
+
+    scale = _text_fit(text, width, thickness)
+    (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thickness)
+    org = (int(round(centre[0] - tw / 2)), int(round(centre[1] + th / 2)))
+    cv2.putText(canvas, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thickness, cv2.LINE_AA)
+
+
+def _mark_checker(canvas: np.ndarray, centre: tuple[int, int], rx: float, ry: float, mark: str, colour: BGR) -> None:
+    """An embossed mark on a checker's face: ``mark`` in ``colour``, about half the face wide,
+    inside a thin ring (canvas pixels)."""
+    import cv2
+
+    cv2.ellipse(canvas, centre, (int(rx * 0.55), int(ry * 0.55)), 0, 0, 360, colour, max(1, int(rx * 0.06)), cv2.LINE_AA)
+    _put_centred(canvas, mark, centre, rx * (0.45 if len(mark) == 1 else 0.75), colour, max(1, int(rx * 0.1)))
+
+
+def _print_on_field(canvas: np.ndarray, style: BoardStyle, to_canvas, bar_x0: float, bar_x1: float) -> None:
+    """The maker's print: in each half, at the field's mid-height, a square logo (the print's
+    first two letters in the field's colour on ``print_colour``, 0.08 of the field's height) and
+    the name beside it, 0.6 of the half's width."""
+    fw, fh = FIELD_WIDTH, FIELD_HEIGHT
+    for x0, x1 in ((0.0, bar_x0), (bar_x1, fw)):
+        width = (x1 - x0) * 0.6
+        side = fh * 0.08
+        left = x0 + ((x1 - x0) - width - side * 1.3) / 2
+        ly = fh / 2
+        (ax, ay), (bx, by) = to_canvas(left, ly - side / 2), to_canvas(left + side, ly + side / 2)
+        canvas[ay:by, ax:bx] = style.print_colour
+        brand = style.field_print.removeprefix("www.")[:2].upper()
+        _put_centred(canvas, brand, ((ax + bx) / 2, (ay + by) / 2), (bx - ax) * 0.7, style.field,
+                     max(1, int((bx - ax) * 0.08)))
+        cx, cy = to_canvas(left + side * 1.3 + width / 2, ly)
+        _put_centred(canvas, style.field_print, (cx, cy), to_canvas(width, 0)[0] - to_canvas(0, 0)[0],
+                     style.print_colour, 1)
+
+
+def random_style(rng: np.random.Generator, name: str = "random", marks: bool = False) -> BoardStyle:
+    """A board of random colours (any pairing: checkers may share their point's or the field's
+    colour), proportions and grain; ``marks``: with letters embossed on the checkers (two boards
+    in three) and a maker's print on the field (one in two), as :class:`BoardStyle` describes."""
+    def colour() -> BGR:
+        return tuple(int(v) for v in rng.integers(15, 245, 3))  # type: ignore[return-value]
+
+    p1, p2, field = colour(), colour(), colour()
+    light = p1 if rng.random() < 0.4 else colour()
+    dark = p2 if rng.random() < 0.4 else (field if rng.random() < 0.2 else colour())
+    style = BoardStyle(name, field=field, points=(p1, p2), bar=colour(), frame=colour(), light=light, dark=dark,
+                       rim=None if rng.random() < 0.5 else colour(),
+                       geometry=BoardGeometry(bar_width=float(rng.uniform(0.05, 0.08)),
+                                              aspect=float(rng.uniform(1.05, 1.13))),
+                       texture=float(rng.uniform(0, 14)))
+    return random_marks(rng, style) if marks else style
+
+
+def random_marks(rng: np.random.Generator, style: BoardStyle) -> BoardStyle:
+    """``style`` with random marks: letters embossed on the checkers (two boards in three, one or
+    two letters, darker or lighter than the body) and a maker's print on the field (one in two),
+    as :class:`BoardStyle` describes them."""
+    letters = "ABCDEFGHKLMNPRSTUVWXZ"
+
+    def word(n: int) -> str:
+        return "".join(letters[int(k)] for k in rng.integers(len(letters), size=n))
+
+    mark = word(int(rng.integers(1, 3))) if rng.random() < 2 / 3 else ""
+    printed = ("www." + word(int(rng.integers(5, 10))).lower() + ".com") if rng.random() < 0.5 else ""
+    shade = float(rng.uniform(0.55, 0.85)) if rng.random() < 0.5 else float(rng.uniform(1.15, 1.5))
+    ink = tuple(int(v) for v in rng.integers(15, 245, 3))
+    return dataclasses.replace(style, checker_mark=mark, mark_shade=shade, field_print=printed,
+                               print_colour=ink)  # type: ignore[arg-type]
 
 
 def random_state(rng: np.random.Generator, max_stack: int = 7, bar_prob: float = 0.3) -> BoardState:

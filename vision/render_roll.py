@@ -78,17 +78,23 @@ class BoardScene:
 
 
 def random_board_scene(rng: np.random.Generator,
-                       die_to_checker: Optional[tuple[float, float]] = None) -> BoardScene:
+                       die_to_checker: Optional[tuple[float, float]] = None, wide: bool = False) -> BoardScene:
     """A random board (:func:`vision.render_board.render_board`: random state, style, camera and
     lighting) at 1280x720 and a camera 1..2.5 image widths above it (straight down one time in six).
 
     The die's side is drawn uniformly from ``die_to_checker`` (low, high) times a checker's
     diameter (0.3: small travel dice; 0.8: jumbo dice); None: 1/30 of the field's width times
-    0.85..1.2 (16 mm dice on a tournament board, 0.38..0.54 of a checker's diameter)."""
+    0.85..1.2 (16 mm dice on a tournament board, 0.38..0.54 of a checker's diameter).
+    ``wide``: the board is of random colours half the time (:func:`vision.render_board.random_style`),
+    else a built-in style, and carries marks real boards carry: letters on the checkers, a maker's
+    print on the field (:func:`vision.render_board.random_marks`); off, the built-in styles as they
+    are, drawn from the same random numbers as always."""
     from vision.registration import field_from_corners
-    from vision.render_board import STYLES, CameraPose, Lighting, random_state, render_board
+    from vision.render_board import STYLES, CameraPose, Lighting, random_marks, random_state, random_style, render_board
 
-    style = list(STYLES)[int(rng.integers(len(STYLES)))]
+    style: Any = list(STYLES)[int(rng.integers(len(STYLES)))]
+    if wide:
+        style = random_marks(rng, random_style(rng) if rng.random() < 0.5 else STYLES[style])
     pose = CameraPose.looking_down(scale=float(rng.uniform(0.75, 0.92)), tilt=float(rng.uniform(-0.08, 0.08)),
                                    turn_deg=float(rng.uniform(-4, 4)),
                                    shift=(float(rng.uniform(-40, 40)), float(rng.uniform(-15, 15))))
@@ -114,7 +120,8 @@ def random_board_scene(rng: np.random.Generator,
     else:
         die_units = field.checker_size[0] * float(rng.uniform(*die_to_checker))
     cam_height = math.inf if rng.random() < 1 / 6 else float(rng.uniform(1.0, 2.5)) * w
-    return BoardScene(image, field, f2i, checkers, die_units, die_units * px_per_unit, cam_height, style)
+    return BoardScene(image, field, f2i, checkers, die_units, die_units * px_per_unit, cam_height,
+                      style if isinstance(style, str) else style.name)
 
 
 def lean_direction(toward: tuple[float, float]) -> float:
@@ -196,7 +203,7 @@ def render_roll_on_board(rng: np.random.Generator, *, cocked_prob: float = 0.5,
                          tilt_range: tuple[float, float] = (8.0, 45.0),
                          cube_prob: float = 0.7, leans: Sequence[str] = LEAN_KINDS,
                          die_to_checker: Optional[tuple[float, float]] = None,
-                         dice_styles: Sequence[DieStyle] = DIE_STYLES) -> RenderedRoll:
+                         dice_styles: Sequence[DieStyle] = DIE_STYLES, wide: bool = False) -> RenderedRoll:
     """A random board (:func:`random_board_scene`) with a two-dice roll of the roller: with
     probability ``cocked_prob`` one die is cocked for a reason drawn from ``kinds``; a
     ``"tilted"`` die is tilted by ``tilt_range`` degrees and held up as one of ``leans``
@@ -204,8 +211,9 @@ def render_roll_on_board(rng: np.random.Generator, *, cocked_prob: float = 0.5,
     die rests on a checker with probability ``on_checker_prob``; a cube (half of them with a random
     :class:`CubeLook`) lies centred or on a player's side. ``die_to_checker``: the dice's size
     range (:func:`random_board_scene`); ``dice_styles``: the kinds of dice the roll's style is
-    drawn from (one kind left out of training, or the only kind of an evaluation)."""
-    scene = random_board_scene(rng, die_to_checker)
+    drawn from (one kind left out of training, or the only kind of an evaluation); ``wide``: boards
+    of any colours with marked checkers and printed fields (:func:`random_board_scene`)."""
+    scene = random_board_scene(rng, die_to_checker, wide)
     image, field, checkers = scene.image, scene.field, scene.checkers
     h, w = image.shape[:2]
     fw, fh = field.size
