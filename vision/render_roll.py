@@ -203,7 +203,7 @@ def render_roll_on_board(rng: np.random.Generator, *, cocked_prob: float = 0.5,
                          tilt_range: tuple[float, float] = (8.0, 45.0),
                          cube_prob: float = 0.7, leans: Sequence[str] = LEAN_KINDS,
                          die_to_checker: Optional[tuple[float, float]] = None,
-                         dice_styles: Sequence[DieStyle] = DIE_STYLES, wide: bool = False) -> RenderedRoll:
+                         dice_styles: Sequence[DieStyle] = DIE_STYLES) -> RenderedRoll:
     """A random board (:func:`random_board_scene`) with a two-dice roll of the roller: with
     probability ``cocked_prob`` one die is cocked for a reason drawn from ``kinds``; a
     ``"tilted"`` die is tilted by ``tilt_range`` degrees and held up as one of ``leans``
@@ -211,9 +211,8 @@ def render_roll_on_board(rng: np.random.Generator, *, cocked_prob: float = 0.5,
     die rests on a checker with probability ``on_checker_prob``; a cube (half of them with a random
     :class:`CubeLook`) lies centred or on a player's side. ``die_to_checker``: the dice's size
     range (:func:`random_board_scene`); ``dice_styles``: the kinds of dice the roll's style is
-    drawn from (one kind left out of training, or the only kind of an evaluation); ``wide``: boards
-    of any colours with marked checkers and printed fields (:func:`random_board_scene`)."""
-    scene = random_board_scene(rng, die_to_checker, wide)
+    drawn from (one kind left out of training, or the only kind of an evaluation)."""
+    scene = random_board_scene(rng, die_to_checker)
     image, field, checkers = scene.image, scene.field, scene.checkers
     h, w = image.shape[:2]
     fw, fh = field.size

@@ -7,7 +7,11 @@ seen from above (through the board's homography), turned so the camera's paralla
 examples:
 
 - dice drawn on rendered boards (:func:`vision.render_roll.random_board_scene`: random board styles,
-  states, cameras, lighting), several per board, each on a fresh copy of the frame; half are tilted
+  states, cameras, lighting; with ``--wide-boards`` boards of any colours whose checkers carry
+  letters and whose field a maker's print; ``--board-dice`` dice from small travel dice to jumbo
+  dice; ``--die-as-under`` some dice the colour of the point or field they lie on; ``--on-edges``
+  some dice lying across a point's long edge, flat and tilted alike), several per
+  board, each on a fresh copy of the frame; half are tilted
   4..50 degrees and held up as a die is on a real board (:data:`vision.render_roll.LEAN_KINDS`:
   leaning on a checker, against the rail or the bar, balanced on an edge, or free); the flat half
   lies in the open, against a checker (touching it but flat), on a checker or next to the rail,
@@ -31,23 +35,55 @@ import argparse
 import math
 import pathlib
 import time
+from typing import Optional
 
 import numpy as np
 
 
-def _style(rng: np.random.Generator):
+def _style(rng: np.random.Generator, under: Optional[np.ndarray] = None, under_share: float = 0.0):
+    """A die's colours: one of :data:`vision.render_dice.DIE_STYLES`, or random colours (a quarter);
+    with probability ``under_share`` the body is ``under`` ((3,) BGR, the colour the die lies on,
+    jittered a little) and the pips black or white, whichever stands out."""
     from vision.render_dice import DIE_STYLES, DieStyle
 
+    if under is not None and under_share and rng.random() < under_share:
+        body = tuple(int(v) for v in np.clip(under.astype(float) + rng.normal(0, 8, 3), 0, 255))
+        pips = (20, 20, 20) if float(np.mean(body)) > 110 else (240, 240, 240)
+        return DieStyle("as-under", body, pips, pip_scale=float(rng.uniform(0.85, 1.15)))  # type: ignore[arg-type]
     if rng.random() < 0.25:
         return DieStyle("random", tuple(int(v) for v in rng.integers(0, 256, 3)),
                         tuple(int(v) for v in rng.integers(0, 256, 3)), pip_scale=float(rng.uniform(0.75, 1.2)))
     return DIE_STYLES[int(rng.integers(len(DIE_STYLES)))]
 
 
+def _on_point_edge(rng: np.random.Generator, scene, half: str) -> Optional[tuple[float, float]]:
+    """Image pixels of a spot on the long edge of a point of ``half`` (between its base and its
+    tip), clear of the checkers, or None: a die lying there shows the edge's line beside its face,
+    flat or tilted alike."""
+    s = scene.die_px
+    points = [g for g in scene.field.points() if g.half == half]
+    for _ in range(20):
+        g = points[int(rng.integers(len(points)))]
+        corner = g.x0 if rng.random() < 0.5 else g.x1
+        t = float(rng.uniform(0.15, 0.95))
+        fx = corner + t * ((g.x0 + g.x1) / 2 - corner)
+        fy = g.base_y + t * g.direction * g.length
+        x, y = scene.to_image(fx, fy)
+        if all(np.hypot(x - cx, y - cy) > r + 0.75 * s for cx, cy, r in scene.checkers):
+            return x, y
+    return None
+
+
 def board_dice(rng: np.random.Generator, boards: int, per_board: int = 8, views: int = 2,
-               log=print) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+               log=print, die_to_checker: Optional[tuple[float, float]] = None, wide: float = 0.0,
+               under_share: float = 0.0, edge_share: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Tilt patches of dice drawn on ``boards`` rendered boards: ((N, 32, 32, 3) uint8 BGR,
-    (N,) int64 labels 1 = not flat, (N,) float64 tilt in degrees)."""
+    (N,) int64 labels 1 = not flat, (N,) float64 tilt in degrees). ``die_to_checker``: the dice's
+    side over a checker's diameter, low and high (None: tournament dice,
+    :func:`vision.render_roll.random_board_scene`); ``wide``: the share of boards of any colours
+    with marked checkers and printed fields; ``under_share``: the share of dice the colour of what
+    they lie on (a red die on a red point); ``edge_share``: the share of dice lying in the open
+    (flat, tilted freely or balanced on an edge) moved onto a point's long edge."""
     from vision.cocked import TILT_CONTEXT, TILT_PATCH, oriented_patch
     from vision.render_dice import draw_die
     from vision.render_roll import LEAN_KINDS, _lean_pose, random_board_scene
@@ -55,19 +91,24 @@ def board_dice(rng: np.random.Generator, boards: int, per_board: int = 8, views:
     xs, ys, tilts = [], [], []
     t0 = time.time()
     for b in range(boards):
-        scene = random_board_scene(rng)
+        scene = random_board_scene(rng, die_to_checker, bool(wide) and rng.random() < wide)
         hmg = np.asarray(scene.field.homography, dtype=np.float64)
         s = scene.die_px
         for _ in range(per_board):
             half = "right" if rng.random() < 0.5 else "left"
             tilted = rng.random() < 0.5
             if tilted:
-                pose = _lean_pose(rng, scene, str(rng.choice(list(LEAN_KINDS))), half, (4.0, 50.0), [])
+                kind = str(rng.choice(list(LEAN_KINDS)))
+                pose = _lean_pose(rng, scene, kind, half, (4.0, 50.0), [])
             else:
-                flat = str(rng.choice(["free", "free", "checker", "rail"]))
-                pose = _lean_pose(rng, scene, flat, half, (4.0, 50.0), [])
+                kind = str(rng.choice(["free", "free", "checker", "rail"]))
+                pose = _lean_pose(rng, scene, kind, half, (4.0, 50.0), [])
                 if pose is not None:
                     pose = (pose[0], pose[1], 0.0, 0.0, pose[4])
+            if pose is not None and kind in ("free", "edge") and edge_share and rng.random() < edge_share:
+                at = _on_point_edge(rng, scene, half)
+                if at is not None:
+                    pose = (at[0], at[1], *pose[2:])
                 if rng.random() < 0.15 and scene.checkers:  # flat on top of a checker
                     cx, cy, _ = scene.checkers[int(rng.integers(len(scene.checkers)))]
                     pose = (cx, cy, 0.0, 0.0, float(rng.uniform(0, 360)))
@@ -75,8 +116,10 @@ def board_dice(rng: np.random.Generator, boards: int, per_board: int = 8, views:
                 continue
             x, y, tilt, tdir, yaw = pose
             img = scene.image.copy()
+            under = img[int(np.clip(y, 0, img.shape[0] - 1)), int(np.clip(x, 0, img.shape[1] - 1))]
             d = draw_die(img, (x, y), s * float(rng.uniform(0.9, 1.1)), int(rng.integers(1, 7)), yaw_deg=yaw,
-                         tilt_deg=tilt, tilt_dir_deg=tdir, style=_style(rng), parallax=scene.parallax(x, y))
+                         tilt_deg=tilt, tilt_dir_deg=tdir, style=_style(rng, under, under_share),
+                         parallax=scene.parallax(x, y))
             box_c = np.array([(d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2])
             for _ in range(views):
                 # as the detector reports it: somewhere between the top face's centre and the
@@ -196,6 +239,14 @@ def main() -> None:
     ap.add_argument("--fresh-real", action="store_true", help="with --cache: crop the real dice again")
     ap.add_argument("--real-share", type=float, default=0.2, help="share of real flat dice in each epoch")
     ap.add_argument("--min-tilt", type=float, default=0.0, help="leave rendered tilts below this out of training")
+    ap.add_argument("--board-dice", type=float, nargs=2, default=None, metavar=("LOW", "HIGH"),
+                    help="dice from LOW to HIGH times a checker's diameter (default: tournament dice, 0.38..0.54)")
+    ap.add_argument("--wide-boards", type=float, default=0.0,
+                    help="share of boards of any colours, with letters on the checkers and a maker's print")
+    ap.add_argument("--die-as-under", type=float, default=0.0,
+                    help="share of dice the colour of what they lie on")
+    ap.add_argument("--on-edges", type=float, default=0.0,
+                    help="share of the dice lying in the open moved onto a point's long edge")
     ap.add_argument("--fold", type=int, default=0, help="real-photo fold held out (never used)")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--cache", type=pathlib.Path, default=None, help="npz of the generated patches (reused)")
@@ -238,8 +289,12 @@ def main() -> None:
         vreal = real_flat_dice([items[i] for i in order[:n_val]], rng, views=1)
         real = real_flat_dice([items[i] for i in order[n_val:]], rng)
         log(f"real flat dice: {len(real)} training patches, {len(vreal)} validation")
-        x, y, tilts = board_dice(rng, args.boards, log=log)
-        vx, vy, vtilts = board_dice(np.random.default_rng(args.seed + 1000), args.val_boards, views=1, log=log)
+        sizes = tuple(args.board_dice) if args.board_dice else None
+        x, y, tilts = board_dice(rng, args.boards, log=log, die_to_checker=sizes, wide=args.wide_boards,
+                                 under_share=args.die_as_under, edge_share=args.on_edges)
+        vx, vy, vtilts = board_dice(np.random.default_rng(args.seed + 1000), args.val_boards, views=1, log=log,
+                                    die_to_checker=sizes, wide=args.wide_boards, under_share=args.die_as_under,
+                                    edge_share=args.on_edges)
         if args.cache is not None:
             np.savez_compressed(args.cache, x=x, y=y, t=tilts, vx=vx, vy=vy, vt=vtilts, r=real, vr=vreal)
     if args.min_tilt > 0:  # tilts below this are left out of training (too slight to learn, they blur the flat class)
