@@ -32,3 +32,30 @@ def test_board_dice_of_every_size_give_labelled_patches():
         assert set(np.unique(y)) <= {0, 1}
         assert ((y == 1) == (tilts > 0)).all()
         assert 0 < int(y.sum()) < len(y)  # flat and tilted dice both drawn
+
+
+def test_a_spot_on_a_point_edge_lies_on_a_long_edge_of_a_point_of_that_half():
+    from vision.render_roll import random_board_scene
+    from vision.training.train_tilt import _on_point_edge
+
+    rng = np.random.default_rng(2)
+    found = 0
+    for k in range(6):
+        scene = random_board_scene(np.random.default_rng(k), (0.28, 0.34))
+        for half in ("left", "right"):
+            at = _on_point_edge(rng, scene, half)
+            if at is None:
+                continue
+            found += 1
+            fx, fy = scene.field.to_field(np.array([at]))[0]
+            assert scene.field.image_half(fx) == half
+            dist = []
+            for g in scene.field.points():
+                tip = np.array([(g.x0 + g.x1) / 2, g.base_y + g.direction * g.length])
+                for corner in (np.array([g.x0, g.base_y]), np.array([g.x1, g.base_y])):
+                    d = tip - corner
+                    t = np.clip(np.dot([fx, fy] - corner, d) / np.dot(d, d), 0, 1)
+                    dist.append(np.hypot(*(corner + t * d - [fx, fy])))
+            assert min(dist) < 1.0  # canonical pixels: on the line
+            assert all(np.hypot(at[0] - cx, at[1] - cy) > r for cx, cy, r in scene.checkers)
+    assert found >= 8
