@@ -21,7 +21,8 @@ with a corrupt file and a half-size frame slipped in, and run through
 ``python -m companion watch --source FOLDER --corners ... --events-jsonl -``.
 Printed: games whose decisions (verdicts, cube actions, game ends) equal the
 truth, games whose every judged event equals it, illegal plays and
-accusations, false accusations, rolls seen, cocked rolls caught and missed,
+accusations, false accusations, rolls seen, rolls called cocked (``cocked_caught``), of them
+calls beyond a game's cocked rolls (``cocked_false``), and cocked rolls not called (``cocked_missed``),
 bad frames survived, and the wall time per frame; then the still frames read one by one as
 ``companion read`` reads them (each still scene without a hand, with the game's profile when one
 was made): frames with every point and the bar right, points right, and frames of flat dice whose
@@ -146,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     totals = {"games": args.games, "decisions_equal": 0, "all_events_equal": 0, "illegal_plays": 0,
               "accusations": 0, "false_accusations": 0, "missed_illegal": 0, "verdicts": 0,
               "rolls_expected": 0, "rolls_seen": 0, "cocked_expected": 0, "cocked_caught": 0,
-              "cocked_taken_back_as_reroll": 0, "bad_frames_reported": 0, "frames": 0, "watch_seconds": 0.0,
+              "cocked_taken_back_as_reroll": 0, "cocked_false": 0, "cocked_missed": 0, "bad_frames_reported": 0, "frames": 0, "watch_seconds": 0.0,
               "still_frames": 0, "still_frames_right": 0, "still_points": 0, "still_points_right": 0,
               "still_frames_with_flat_dice": 0, "still_dice_exact": 0}
     differing = []
@@ -230,6 +231,7 @@ def main(argv: list[str] | None = None) -> int:
             totals["missed_illegal"] += max(0, ill - acc)
             totals["verdicts"] += sum(1 for e in expected if e["type"] == "verdict")
             totals["rolls_expected"] += sum(1 for e in expected if e["type"] == "roll")
+            called = 0
             for e in events:
                 if e["type"] == "roll":
                     totals["rolls_seen"] += 1
@@ -239,7 +241,13 @@ def main(argv: list[str] | None = None) -> int:
                         totals["rolls_seen"] -= 1
                     else:
                         totals["cocked_caught"] += 1
-            totals["cocked_expected"] += sum(1 for e in expected if e["type"] == "cocked_dice")
+                        called += 1
+            cocked = sum(1 for e in expected if e["type"] == "cocked_dice")
+            totals["cocked_expected"] += cocked
+            # per game: calls beyond the game's cocked rolls are false calls, cocked rolls beyond
+            # its calls were missed
+            totals["cocked_false"] += max(0, called - cocked)
+            totals["cocked_missed"] += max(0, cocked - called)
             print(f"game {g} ({style}): decisions {'equal' if decisions_equal else 'DIFFER'}, "
                   f"all events {'equal' if got == expected else 'differ'}", flush=True)
     totals["watch_ms_per_frame"] = round(1000.0 * totals.pop("watch_seconds") / max(1, totals["frames"]), 1)
