@@ -545,9 +545,10 @@ def _mark_checker(canvas: np.ndarray, centre: tuple[int, int], rx: float, ry: fl
 
 
 def _print_on_field(canvas: np.ndarray, style: BoardStyle, to_canvas, bar_x0: float, bar_x1: float) -> None:
-    """The maker's print: in each half, at the field's mid-height, a square logo (the print's
-    first two letters in the field's colour on ``print_colour``, 0.08 of the field's height) and
-    the name beside it, 0.6 of the half's width."""
+    """The maker's print: in each half, at the field's mid-height, a square logo (the first two
+    letters of the maker's name, ``field_print`` without its ``www.``, in the field's colour on
+    ``print_colour``, 0.08 of the field's height) and the whole print beside it, 0.6 of the half's
+    width (canvas pixels through ``to_canvas``)."""
     fw, fh = FIELD_WIDTH, FIELD_HEIGHT
     for x0, x1 in ((0.0, bar_x0), (bar_x1, fw)):
         width = (x1 - x0) * 0.6
