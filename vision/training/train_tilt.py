@@ -105,13 +105,14 @@ def board_dice(rng: np.random.Generator, boards: int, per_board: int = 8, views:
                 pose = _lean_pose(rng, scene, kind, half, (4.0, 50.0), [])
                 if pose is not None:
                     pose = (pose[0], pose[1], 0.0, 0.0, pose[4])
+                if rng.random() < 0.15 and scene.checkers:  # flat on top of a checker
+                    kind = "on checker"
+                    cx, cy, _ = scene.checkers[int(rng.integers(len(scene.checkers)))]
+                    pose = (cx, cy, 0.0, 0.0, float(rng.uniform(0, 360)))
             if pose is not None and kind in ("free", "edge") and edge_share and rng.random() < edge_share:
                 at = _on_point_edge(rng, scene, half)
                 if at is not None:
                     pose = (at[0], at[1], *pose[2:])
-                if rng.random() < 0.15 and scene.checkers:  # flat on top of a checker
-                    cx, cy, _ = scene.checkers[int(rng.integers(len(scene.checkers)))]
-                    pose = (cx, cy, 0.0, 0.0, float(rng.uniform(0, 360)))
             if pose is None:
                 continue
             x, y, tilt, tdir, yaw = pose
