@@ -59,3 +59,30 @@ def test_a_spot_on_a_point_edge_lies_on_a_long_edge_of_a_point_of_that_half():
             assert min(dist) < 1.0  # canonical pixels: on the line
             assert all(np.hypot(at[0] - cx, at[1] - cy) > r for cx, cy, r in scene.checkers)
     assert found >= 8
+
+
+def test_some_flat_dice_rest_on_a_checker_whatever_the_edge_share(monkeypatch):
+    """15% of the flat dice are drawn on top of a checker (centred on it), with or without the
+    dice moved onto point edges."""
+    import vision.render_dice as render_dice
+    import vision.render_roll as render_roll
+
+    scenes, drawn = [], []
+    real_scene, real_draw = render_roll.random_board_scene, render_dice.draw_die
+
+    def scene(*a, **k):
+        scenes.append(real_scene(*a, **k))
+        return scenes[-1]
+
+    def draw(img, center, *a, **k):
+        drawn.append((len(scenes) - 1, center, k.get("tilt_deg", 0.0)))
+        return real_draw(img, center, *a, **k)
+
+    monkeypatch.setattr(render_roll, "random_board_scene", scene)
+    monkeypatch.setattr(render_dice, "draw_die", draw)
+    for share in (0.0, 0.5):
+        scenes.clear(); drawn.clear()
+        board_dice(np.random.default_rng(7), 6, per_board=8, views=1, log=lambda m: None, edge_share=share)
+        on_checker = sum(1 for b, (x, y), tilt in drawn if tilt == 0
+                         and any(np.hypot(x - cx, y - cy) < 0.5 for cx, cy, _ in scenes[b].checkers))
+        assert on_checker >= 2, share
