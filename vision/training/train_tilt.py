@@ -24,7 +24,8 @@ centre lies between the top face's and the whole outline's, its size is often la
 die's). A
 validation set from another seed (rendered boards, and a fifth of the real training photos kept
 apart) gives the threshold: the lowest tilt probability that calls no real flat die and at most
-0.5% of rendered flat dice cocked (printed; :data:`vision.cocked.TILT_THRESHOLD` is set from it).
+0.5% of rendered flat dice cocked (printed; :data:`vision.cocked.TILT_THRESHOLD` is chosen at or
+above it on validation games and the real board photos, as its comment says).
 The test seeds of :func:`vision.render_roll.evaluate_cocked_rendered` (1234, 99) are never used.
 torch is needed for training only.
 """
