@@ -42,8 +42,8 @@ MODELS = pathlib.Path(__file__).resolve().parent / "models"
 #: of a checker, at most 0.5% of their flat dice and none of 206 real flat dice above it) is 0.7.
 #: Chosen on the first frame of every still scene with dice of the validation travel-dice games
 #: (benchmarks/tilt_scenes.py, seeds 1000-1023 and 1036-1071):
-#: flat dice lying across a point's tip or edge score up to 0.951 (854 scenes), cocked rolls 0.954
-#: and more but four of 37; 0.95 calls 33 of the 37 and one flat scene. The real board photos also
+#: flat dice score up to 0.955 (856 scenes), cocked rolls 0.96 and more but four of 37; 0.95 calls
+#: 33 of the 37 and one flat scene. The real board photos also
 #: bound it: a flat die of the oblique photo test2 scores 0.855 as the reader boxes it and 0.938
 #: boxed as its label (tests/test_vision_cocked_tilt.py). A false call stops a game: it costs
 #: more than a missed cocked die.
