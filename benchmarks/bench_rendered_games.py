@@ -49,6 +49,14 @@ from vision.render_board import LOW_CONTRAST_STYLES, STYLES  # noqa: E402 - afte
 BOARD_STYLES = (*STYLES, *LOW_CONTRAST_STYLES)
 
 
+def game_script(game: int):
+    """The ``companion.scripted_game.Script`` of game ``game`` (seed 1000 + ``game``), as
+    this benchmark plays it."""
+    from companion.scripted_game import random_game
+
+    return random_game(1000 + game, match_length=5, illegal_rate=0.3, cocked_rate=0.2, max_turns=4)
+
+
 def first_flat_roll(script) -> int:
     """The index of the first frame of ``script`` (a :class:`companion.scripted_game.Script`) that
     shows two or more dice, none cocked, and no hand. Raises ``ValueError`` when there is none."""
@@ -142,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     import cv2
 
     from companion.demo import DEMO_LAYOUT, demo_corners_arg, game_camera, render_script
-    from companion.scripted_game import comparable, expected_comparable, random_game, verdict_stream
+    from companion.scripted_game import comparable, expected_comparable, verdict_stream
 
     totals = {"games": args.games, "decisions_equal": 0, "all_events_equal": 0, "illegal_plays": 0,
               "accusations": 0, "false_accusations": 0, "missed_illegal": 0, "verdicts": 0,
@@ -156,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.keep:
             tmp = args.keep
         for g in range(args.first, args.first + args.games):
-            script = random_game(1000 + g, match_length=5, illegal_rate=0.3, cocked_rate=0.2, max_turns=4)
+            script = game_script(g)
             folder = pathlib.Path(tmp) / f"game{g}"
             style = BOARD_STYLES[g % len(BOARD_STYLES)] if args.style == "each" else args.style
             pose, lighting = game_camera(1000 + g) if args.camera == "varied" else (None, None)

@@ -32,10 +32,9 @@ def scene_scores(game: int, die_to_checker: Optional[float] = 0.3, models: Any =
     ``die_to_checker``: the dice's side over a checker's diameter (``None``: the demo's);
     ``models``: the model folder (default ``vision/models``). Raises ``FileNotFoundError`` when a
     dice model is missing."""
-    from bench_rendered_games import BOARD_STYLES
+    from bench_rendered_games import BOARD_STYLES, game_script
 
     from companion.demo import demo_corners_arg, game_camera, render_script
-    from companion.scripted_game import random_game
     from companion.table import right_half
     from vision.cocked import roll_tilt_scores
     from vision.dice_plugin import DicePlugin
@@ -43,7 +42,7 @@ def scene_scores(game: int, die_to_checker: Optional[float] = 0.3, models: Any =
     from vision.reader import load_image
     from vision.registration import field_from_corners, parse_corners
 
-    script = random_game(1000 + game, match_length=5, illegal_rate=0.3, cocked_rate=0.2, max_turns=4)
+    script = game_script(game)
     pose, lighting = game_camera(1000 + game)
     plugin = DicePlugin(models, learn_size=True)
     out = []
