@@ -160,17 +160,21 @@ def test_a_flat_pair_is_two_confident_flat_dice_of_one_size():
 def test_watch_learns_the_dice_size_on_the_first_flat_pair(tmp_path):
     """``companion watch``'s frame reader (known corners, no profile): two travel dice (6-6) shown
     apart teach it their size (the value ``companion calibrate --learn-dice`` measures), and the
-    same dice then lying against each other are read as the two sixes; a frame reader that has
-    not seen them apart reads one die there, or none, and learns nothing from it (no pair).
-    Unrelated photos (``--stills``) teach no size."""
+    same dice then lying against each other are read as the two sixes. A frame reader that has
+    not seen them apart finds fewer than two dice there at the board's die size and looks again
+    at small dice's size, where it reads the pair and learns their size; on the empty board it
+    finds no die at either size and learns nothing. Unrelated photos (``--stills``) teach no size."""
     from companion.commands.watch import make_frame_reader
     from vision.registration import image_order_corners
 
     sc = _scenes(44, 1, (0.3, 0.36))[0]
     corners = np.asarray(image_order_corners(sc.field.corners, "bottom-right"), float)
+    empty = make_frame_reader(corners=corners)
+    assert empty(sc.empty).dice == ()
+    assert empty.dice_plugin.die_scale is None
     fresh = make_frame_reader(corners=corners)
-    assert sorted(d.value for d in fresh(sc.touching).dice) in ([], [6])
-    assert fresh.dice_plugin.die_scale is None
+    assert sorted(d.value for d in fresh(sc.touching).dice) == [6, 6]
+    assert fresh.dice_plugin.die_scale is not None and fresh.dice_plugin.die_scale < OWN_SIZE_BELOW
 
     taught = make_frame_reader(corners=corners)
     assert sorted(d.value for d in taught(sc.apart).dice) == [6, 6]

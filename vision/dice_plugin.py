@@ -33,7 +33,7 @@ from vision.cocked import CockedRules, TiltModel, judge_scan
 from vision.cube import CubeReader, cube_from_scan
 from vision.dice import DiceReader, as_bgr
 from vision.dice_sets import DiceSets, with_owners
-from vision.dice_size import learn_die_scale, search_die_px, shows_flat_pair
+from vision.dice_size import FINE_SCALE, board_die_px, learn_die_scale, search_die_px, shows_flat_pair
 
 
 class DicePlugin:
@@ -101,6 +101,8 @@ class DicePlugin:
         dice = judge_scan(image, cands, probs, self.reader, field, roller=self.roller,
                           checkers=self.checkers, rules=self.rules, tilt_model=self.tilt, dice_sets=self.dice_sets,
                           die_px=die_px)
+        if self.learn_size and self.die_scale is None and len(dice) < 2:
+            dice = self._small_pair(image, field, dice)
         if self.learn_size and self.die_scale is None and shows_flat_pair(dice):
             # the pair's boxes are measured, so a scale always comes back (no DiceSizeError)
             self.die_scale = learn_die_scale(image, field, self.reader, board_dice=dice)
@@ -109,6 +111,19 @@ class DicePlugin:
             if search_die_px(field, image.shape, self.die_scale) is not None:
                 return self.dice(image, field)  # small dice: this frame read at their size too
         return dice
+
+    def _small_pair(self, image: np.ndarray, field: Any, dice: list[DieReading]) -> list[DieReading]:
+        """Before the dice's size is learned: ``dice`` (fewer than two, read at the board's die
+        size) or, when a search at small dice's size (:data:`vision.dice_size.FINE_SCALE` times the
+        board's die; travel dice are then 12-18 pixels at the detector's input) shows a flat pair (:func:`vision.dice_size.shows_flat_pair`), that pair. Small dice
+        searched at the board's size are 6-7 pixels at the detector's input, where a die the colour
+        of what it lies on is missed: an opening roll of two travel dice, one on each side, was seen
+        as one die and not as a roll."""
+        small_px = board_die_px(field, image.shape) * FINE_SCALE
+        cands, probs = self.scan(image, field, small_px)
+        small = judge_scan(image, cands, probs, self.reader, field, roller=self.roller, checkers=self.checkers,
+                           rules=self.rules, tilt_model=self.tilt, dice_sets=self.dice_sets, die_px=small_px)
+        return small if shows_flat_pair(small) else dice
 
     def cube(self, image_bgr: np.ndarray, field: Any = None) -> Optional[CubeReading]:
         """The doubling cube in the frame, or ``None``; always searched at the size the board
