@@ -18,6 +18,8 @@ pass; the cube is searched at the board's size), and judged for tilt at that siz
 ``learn_size`` (``companion watch`` without a profile's ``die_scale``): the dice's size is learned
 from the first registered frame that shows a flat pair (:func:`vision.dice_size.shows_flat_pair`),
 measured as ``companion calibrate --learn-dice`` measures it, and kept for the frames after it.
+Until then a frame that shows fewer than two dice at the board's size is searched again at small
+dice's size, where a flat pair is taken as the roll (:meth:`DicePlugin._small_pair`).
 """
 
 from __future__ import annotations
