@@ -116,11 +116,12 @@ class DicePlugin:
 
     def _small_pair(self, image: np.ndarray, field: Any, dice: list[DieReading]) -> list[DieReading]:
         """Before the dice's size is learned: ``dice`` (fewer than two, read at the board's die
-        size) or, when a search at small dice's size (:data:`vision.dice_size.FINE_SCALE` times the
-        board's die; travel dice are then 12-18 pixels at the detector's input) shows a flat pair (:func:`vision.dice_size.shows_flat_pair`), that pair. Small dice
-        searched at the board's size are 6-7 pixels at the detector's input, where a die the colour
-        of what it lies on is missed: an opening roll of two travel dice, one on each side, was seen
-        as one die and not as a roll."""
+        size) or, when a search at small dice's size (:data:`vision.dice_size.FINE_SCALE` times
+        the board's die; travel dice are then 12-18 pixels at the detector's input) shows a flat
+        pair (:func:`vision.dice_size.shows_flat_pair`), that pair. ``image`` (H, W, 3) uint8 BGR,
+        ``field`` the registered board. Searched at the board's size, travel dice are 6-7 pixels at
+        the detector's input, where a die the colour of what it lies on can be missed: the opening
+        roll, one die on each side, would show one die, which is not a roll."""
         small_px = board_die_px(field, image.shape) * FINE_SCALE
         cands, probs = self.scan(image, field, small_px)
         small = judge_scan(image, cands, probs, self.reader, field, roller=self.roller, checkers=self.checkers,
