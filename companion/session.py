@@ -183,7 +183,8 @@ class Session:
             self._report_frame(frame, None, "unreadable", str(exc))
             return None
         self.frames_read += 1
-        obs = dataclasses.replace(obs, frame_index=frame.index, timestamp_ms=frame.timestamp_ms)
+        obs = self._thrown_onto_points(image, dataclasses.replace(obs, frame_index=frame.index,
+                                                                  timestamp_ms=frame.timestamp_ms))
         self._latest_obs = obs
         self._read_snapshot = self.motion.snapshot() if self.motion is not None else None
         self._still_reads += 1
@@ -258,8 +259,6 @@ class Session:
         changed the picture there), and the rest is the stable board's;
         otherwise the whole frame is read. Returns the new stable observation, or ``None`` (the frame
         then waits for still frames as usual)."""
-        import numpy as np
-
         stable, snapshot = self._stable_obs, self._stable_snapshot
         if not self.stability_settings.fast_pickup or self.motion is None or stable is None or snapshot is None:
             return None
@@ -268,20 +267,8 @@ class Session:
         idle = tuple(d for d in stable.dice if d not in in_play)
         if not in_play or any(d.box is None for d in in_play):
             return None
-        changed = self.motion.changed_mask(snapshot)
-        if changed is None:
+        if not self._changed_only_under(image, snapshot, [d.box for d in in_play]):
             return None
-        scale = changed.shape[1] / image.shape[1]
-        under_dice = np.zeros_like(changed)
-        for d in in_play:
-            x0, y0, x1, y1 = d.box
-            c0, r0 = max(0, int(x0 * scale) - 2), max(0, int(y0 * scale) - 2)
-            c1, r1 = int(np.ceil(x1 * scale)) + 3, int(np.ceil(y1 * scale)) + 3
-            if not changed[r0:r1, c0:c1].any():
-                return None  # this die's picture did not change: it is still there
-            under_dice[r0:r1, c0:c1] = True
-        if np.count_nonzero(changed & ~under_dice) > PICKUP_STRAY_FRACTION * changed.size:
-            return None  # something else changed: a hand, a checker, the light
         dice_near = getattr(self.reader, "dice_near", None)
         read_dice = getattr(self.reader, "read_dice", None)
         try:
@@ -311,6 +298,48 @@ class Session:
         self._latest_obs = None  # the next still frame is read in full
         self._still_reads = 0
         return self._publish_stable(confirmed, frame.index)
+
+    def _changed_only_under(self, image, snapshot, boxes, must_change: bool = True) -> bool:
+        """Whether the frame ``image`` ((H, W, 3) uint8, the motion detector's
+        last frame) differs from ``snapshot`` (a ``vision.motion`` snapshot)
+        nowhere but under ``boxes`` (dice boxes ``(x0, y0, x1, y1)``, image
+        pixels; compared at the motion detector's size with a margin of 2
+        pixels, at most ``PICKUP_STRAY_FRACTION`` of the pixels changed
+        elsewhere) and, with ``must_change``, under every one of them."""
+        import numpy as np
+
+        changed = self.motion.changed_mask(snapshot) if self.motion is not None else None
+        if changed is None:
+            return False
+        scale = changed.shape[1] / image.shape[1]
+        under_dice = np.zeros_like(changed)
+        for x0, y0, x1, y1 in boxes:
+            c0, r0 = max(0, int(x0 * scale) - 2), max(0, int(y0 * scale) - 2)
+            c1, r1 = int(np.ceil(x1 * scale)) + 3, int(np.ceil(y1 * scale)) + 3
+            if must_change and not changed[r0:r1, c0:c1].any():
+                return False  # this die's picture did not change
+            under_dice[r0:r1, c0:c1] = True
+        # anything else changed: a hand, a checker, the light
+        return np.count_nonzero(changed & ~under_dice) <= PICKUP_STRAY_FRACTION * changed.size
+
+    def _thrown_onto_points(self, image, obs: Observation) -> Observation:
+        """A still frame's reading whose unreadable points (or bar) may be
+        covered by dice just thrown: when the picture differs from the last
+        stable board's (``_stable_snapshot``) nowhere but under the dice of the
+        frame and of that board (dice thrown, or thrown again), nothing but the
+        dice moved (a hand over the board or a checker moved changes more), so
+        the checkers, bar, trays and cube are
+        that board's and the reading is that board with this frame's dice
+        (no point unreadable). Otherwise ``obs`` unchanged: a point that a die
+        hides after the checkers moved stays unreadable, and the roll waits."""
+        stable, snapshot = self._stable_obs, self._stable_snapshot
+        if not (obs.unreadable_points or obs.bar_unreadable or obs.occluded) or not obs.dice or stable is None:
+            return obs
+        if snapshot is None or any(d.box is None for d in obs.dice + stable.dice):
+            return obs
+        if not self._changed_only_under(image, snapshot, [d.box for d in obs.dice + stable.dice], must_change=False):
+            return obs
+        return dataclasses.replace(stable, dice=obs.dice, frame_index=obs.frame_index, timestamp_ms=obs.timestamp_ms)
 
     def _reusable(self) -> Optional[Observation]:
         """The last reading, when this still frame shows the same picture as the

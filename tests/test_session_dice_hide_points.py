@@ -1,0 +1,124 @@
+"""A roll whose dice hide a point (``Session._thrown_onto_points``): when the
+picture changed only where the dice landed, the checkers are the last stable
+board's and the roll is seen; when anything else changed too, the hidden point
+stays unreadable and the referee waits. Rendered frames through the real
+frame reader, motion detector, stability filter and referee; the reader's
+observations get point 22 flagged unreadable whenever dice lie on the board,
+as the point network flags an empty point that two jumbo dice cover (rendered
+game 5, ``bench_rendered_games.py --die-to-checker 0.8``)."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+
+import pytest
+from table_boards import board_after
+
+from companion.bus import EventBus
+from companion.scripted_game import DieSpec, Scene
+from companion.session import Session
+from companion.table import START_SIGNED
+
+OPENING = (DieSpec(3, "right"), DieSpec(1, "left"))  # player 0 (bottom) wins the opening with 3-1
+PLAYED = board_after([(8, 5), (6, 5)])  # 8/5 6/5
+HIDDEN = (22,)
+
+
+class HidingReader:
+    """The real frame reader (``companion.commands.watch.make_frame_reader``),
+    with :data:`HIDDEN` unreadable in every reading that has dice."""
+
+    def __init__(self, reader) -> None:
+        self.reader = reader
+
+    def __call__(self, image):
+        obs = self.reader(image)
+        return dataclasses.replace(obs, unreadable_points=HIDDEN, occluded=True) if obs.dice else obs
+
+    def __getattr__(self, name):  # set_roller, dice_near, read_dice: the real reader's
+        return getattr(self.reader, name)
+
+
+@functools.lru_cache(maxsize=None)
+def _picture(scene: Scene, seed: int):
+    from companion.demo import DEMO_LAYOUT, render_scene
+
+    return render_scene(scene, layout=DEMO_LAYOUT, seed=seed)
+
+
+def _run(scenes):
+    """Scenes of (scene, frames), a hand scene a new picture every frame, read
+    by a :class:`HidingReader`. Returns (events with the frame index each was
+    published at, first frame of each scene)."""
+    from companion.commands.watch import make_frame_reader
+    from companion.demo import DEMO_LAYOUT, demo_pose
+    from companion.table import TableLayout
+    from vision.sources import Frame
+
+    reader = HidingReader(make_frame_reader(corners=demo_pose().corners))
+    bus = EventBus()
+    events = []
+    current = [0]
+    bus.subscribe(lambda e: events.append((current[0], e.to_dict())))
+    session = Session(bus, reader=reader, match_settings={"match_length": 5, "layout": TableLayout(DEMO_LAYOUT.colours)})
+    starts = []
+    i = 0
+    for scene, frames in scenes:
+        starts.append(i)
+        for k in range(frames):
+            current[0] = i
+            session.process_frame(Frame(_picture(scene, 1000 + k if scene.hand else 0), i, i * 1000.0 / 30))
+            i += 1
+    return events, starts
+
+
+@pytest.mark.slow
+def test_a_roll_that_hides_a_point_is_seen_and_the_play_judged():
+    """The opening 3-1 thrown (point 22 hidden), played 8/5 6/5 (still hidden:
+    a checker moved, so the board waits), the dice picked up (judged legal),
+    then the other player's 6-2 thrown (hidden again): both rolls are seen on
+    the still frames of their throw."""
+    events, starts = _run([
+        (Scene(START_SIGNED), 3),
+        (Scene(START_SIGNED, hand=True), 2),
+        (Scene(START_SIGNED, OPENING), 4),
+        (Scene(PLAYED, OPENING, hand=True), 2),
+        (Scene(PLAYED, OPENING), 4),
+        (Scene(PLAYED, hand=True), 2),
+        (Scene(PLAYED), 4),
+        (Scene(PLAYED, hand=True), 2),
+        (Scene(PLAYED, (DieSpec(6, "left"), DieSpec(2, "left", slot=1))), 4),
+    ])
+    rolls = [(f, e["player"], sorted(e["dice"])) for f, e in events if e["type"] == "roll"]
+    assert [(p, d) for _, p, d in rolls] == [(0, [1, 3]), (1, [2, 6])]
+    assert starts[2] <= rolls[0][0] < starts[3] and starts[8] <= rolls[1][0]
+    verdicts = [e["verdict"] for _, e in events if e["type"] == "verdict" and e["verdict"] != "in_progress"]
+    assert verdicts == ["legal"]
+    # while the played checkers and the hidden point were on the board together, it was not read
+    occluded = [f for f, e in events if e["type"] == "board" and e["status"] == "occluded"]
+    assert any(starts[4] <= f < starts[5] for f in occluded)
+
+
+@pytest.mark.slow
+def test_a_checker_moved_with_the_throw_keeps_the_hidden_point_unreadable():
+    """The other player throws 6-2 and, under the same hand, a checker of the
+    mover's moved (24/23): the picture changed outside the dice, so the hidden
+    point may hide a change too; no roll is taken while it stays hidden."""
+    moved = board_after([(8, 5), (6, 5), (24, 23)])
+    events, starts = _run([
+        (Scene(START_SIGNED), 3),
+        (Scene(START_SIGNED, hand=True), 2),
+        (Scene(START_SIGNED, OPENING), 4),
+        (Scene(PLAYED, OPENING, hand=True), 2),
+        (Scene(PLAYED, OPENING), 4),
+        (Scene(PLAYED, hand=True), 2),
+        (Scene(PLAYED), 4),
+        (Scene(moved, hand=True), 2),
+        (Scene(moved, (DieSpec(6, "left"), DieSpec(2, "left", slot=1))), 5),
+    ])
+    rolls = [(f, e["player"]) for f, e in events if e["type"] == "roll"]
+    assert rolls and rolls[0][1] == 0 and starts[2] <= rolls[0][0] < starts[3]
+    assert [r for r in rolls if r[0] >= starts[7]] == []
+    occluded = [f for f, e in events if e["type"] == "board" and e["status"] == "occluded"]
+    assert any(f >= starts[8] for f in occluded)
