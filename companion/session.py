@@ -183,8 +183,8 @@ class Session:
             self._report_frame(frame, None, "unreadable", str(exc))
             return None
         self.frames_read += 1
-        obs = self._thrown_onto_points(image, dataclasses.replace(obs, frame_index=frame.index,
-                                                                  timestamp_ms=frame.timestamp_ms))
+        obs = self._only_dice_moved(image, dataclasses.replace(obs, frame_index=frame.index,
+                                                               timestamp_ms=frame.timestamp_ms))
         self._latest_obs = obs
         self._read_snapshot = self.motion.snapshot() if self.motion is not None else None
         self._still_reads += 1
@@ -232,11 +232,13 @@ class Session:
             self._roller_told = side
 
     def _settle_again(self) -> None:
-        """After a bad frame or an outage: the board must be read and settle again."""
+        """After a bad frame or an outage: the board must be read and settle
+        again. The last stable board is kept, as the stability filter keeps it
+        (an unchanged board is not emitted twice); its picture is taken again
+        from the next frame read as that board."""
         self.filter.reset()
         self._still_reads = 0
         self._latest_obs = None
-        self._stable_obs = None
         self._stable_snapshot = None
 
     def _dice_picked_up(self, image, frame) -> Optional[Observation]:
@@ -322,20 +324,20 @@ class Session:
         # anything else changed: a hand, a checker, the light
         return np.count_nonzero(changed & ~under_dice) <= PICKUP_STRAY_FRACTION * changed.size
 
-    def _thrown_onto_points(self, image, obs: Observation) -> Observation:
-        """A still frame's reading whose unreadable points (or bar) may be
-        covered by dice just thrown: when the picture differs from the last
-        stable board's (``_stable_snapshot``) nowhere but under the dice of the
-        frame and of that board (dice thrown, or thrown again), nothing but the
-        dice moved (a hand over the board or a checker moved changes more), so
-        the checkers, bar, trays and cube are
-        that board's and the reading is that board with this frame's dice
-        (no point unreadable). Otherwise ``obs`` unchanged: a point that a die
-        hides after the checkers moved stays unreadable, and the roll waits."""
+    def _only_dice_moved(self, image, obs: Observation) -> Observation:
+        """A still frame's reading with dice, when nothing but dice moved since
+        the last stable board: the picture differs from that board's
+        (``_stable_snapshot``) nowhere but under the dice of the frame and of
+        that board (dice thrown, or thrown again; a hand over the board or a
+        checker moved changes more). The checkers, bar, trays and cube are
+        then that board's, whatever the reader made of the points the dice
+        lie on (a die beside a stack read as one more checker, an empty point
+        under two jumbo dice read as hidden), and the reading is that board
+        with this frame's dice. Otherwise ``obs`` unchanged: with a checker
+        moved the points under the dice are read as they are, and a hidden one
+        waits until the dice are lifted."""
         stable, snapshot = self._stable_obs, self._stable_snapshot
-        if not (obs.unreadable_points or obs.bar_unreadable or obs.occluded) or not obs.dice or stable is None:
-            return obs
-        if snapshot is None or any(d.box is None for d in obs.dice + stable.dice):
+        if not obs.dice or stable is None or snapshot is None or any(d.box is None for d in obs.dice + stable.dice):
             return obs
         if not self._changed_only_under(image, snapshot, [d.box for d in obs.dice + stable.dice], must_change=False):
             return obs

@@ -1,11 +1,12 @@
-"""A roll whose dice hide a point (``Session._thrown_onto_points``): when the
+"""A roll read wrongly under its dice (``Session._only_dice_moved``): when the
 picture changed only where the dice landed, the checkers are the last stable
-board's and the roll is seen; when anything else changed too, the hidden point
-stays unreadable and the referee waits. Rendered frames through the real
+board's and the roll is seen; when anything else changed too, the points are
+read as they are and the referee waits. Rendered frames through the real
 frame reader, motion detector, stability filter and referee; the reader's
-observations get point 22 flagged unreadable whenever dice lie on the board,
-as the point network flags an empty point that two jumbo dice cover (rendered
-game 5, ``bench_rendered_games.py --die-to-checker 0.8``)."""
+observations are spoilt whenever dice lie on the board, as the point network
+spoils them in rendered games (``bench_rendered_games.py``): an empty point
+that two jumbo dice cover read as hidden (game 5, ``--die-to-checker 0.8``), a
+die lying at the end of a stack of five read as a sixth checker (game 158)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import pytest
 from table_boards import board_after
 
 from companion.bus import EventBus
+from companion.observation import PointReading
 from companion.scripted_game import DieSpec, Scene
 from companion.session import Session
 from companion.table import START_SIGNED
@@ -25,16 +27,29 @@ PLAYED = board_after([(8, 5), (6, 5)])  # 8/5 6/5
 HIDDEN = (22,)
 
 
-class HidingReader:
-    """The real frame reader (``companion.commands.watch.make_frame_reader``),
-    with :data:`HIDDEN` unreadable in every reading that has dice."""
+def hidden(obs):
+    """``obs`` with point 22 unreadable."""
+    return dataclasses.replace(obs, unreadable_points=HIDDEN, occluded=True)
 
-    def __init__(self, reader) -> None:
+
+def sixth_checker(obs):
+    """``obs`` with one more checker on its fullest point (16 of a colour: impossible totals)."""
+    p = max(obs.points, key=lambda r: r.count)
+    more = PointReading(p.point, p.count + 1, p.colour)
+    return dataclasses.replace(obs, points=tuple(more if r is p else r for r in obs.points))
+
+
+class SpoilingReader:
+    """The real frame reader (``companion.commands.watch.make_frame_reader``),
+    its readings that have dice spoilt by ``spoil``."""
+
+    def __init__(self, reader, spoil) -> None:
         self.reader = reader
+        self.spoil = spoil
 
     def __call__(self, image):
         obs = self.reader(image)
-        return dataclasses.replace(obs, unreadable_points=HIDDEN, occluded=True) if obs.dice else obs
+        return self.spoil(obs) if obs.dice else obs
 
     def __getattr__(self, name):  # set_roller, dice_near, read_dice: the real reader's
         return getattr(self.reader, name)
@@ -47,16 +62,16 @@ def _picture(scene: Scene, seed: int):
     return render_scene(scene, layout=DEMO_LAYOUT, seed=seed)
 
 
-def _run(scenes):
-    """Scenes of (scene, frames), a hand scene a new picture every frame, read
-    by a :class:`HidingReader`. Returns (events with the frame index each was
+def _run(scenes, spoil=hidden):
+    """Scenes of (scene, frames), a hand scene a new picture every frame, a
+    scene None frames that cannot be decoded, read by a :class:`SpoilingReader`. Returns (events with the frame index each was
     published at, first frame of each scene)."""
     from companion.commands.watch import make_frame_reader
     from companion.demo import DEMO_LAYOUT, demo_pose
     from companion.table import TableLayout
     from vision.sources import Frame
 
-    reader = HidingReader(make_frame_reader(corners=demo_pose().corners))
+    reader = SpoilingReader(make_frame_reader(corners=demo_pose().corners), spoil)
     bus = EventBus()
     events = []
     current = [0]
@@ -68,17 +83,19 @@ def _run(scenes):
         starts.append(i)
         for k in range(frames):
             current[0] = i
-            session.process_frame(Frame(_picture(scene, 1000 + k if scene.hand else 0), i, i * 1000.0 / 30))
+            image = None if scene is None else _picture(scene, 1000 + k if scene.hand else 0)
+            session.process_frame(Frame(image, i, i * 1000.0 / 30, error=None if image is not None else "cannot decode"))
             i += 1
     return events, starts
 
 
 @pytest.mark.slow
-def test_a_roll_that_hides_a_point_is_seen_and_the_play_judged():
-    """The opening 3-1 thrown (point 22 hidden), played 8/5 6/5 (still hidden:
-    a checker moved, so the board waits), the dice picked up (judged legal),
-    then the other player's 6-2 thrown (hidden again): both rolls are seen on
-    the still frames of their throw."""
+@pytest.mark.parametrize("spoil", [hidden, sixth_checker])
+def test_a_roll_misread_under_its_dice_is_seen_and_the_play_judged(spoil):
+    """The opening 3-1 thrown (misread), played 8/5 6/5 (still misread, and a
+    checker moved: the board waits), the dice picked up (judged legal), then
+    the other player's 6-2 thrown (misread again): both rolls are seen on the
+    still frames of their throw."""
     events, starts = _run([
         (Scene(START_SIGNED), 3),
         (Scene(START_SIGNED, hand=True), 2),
@@ -89,15 +106,15 @@ def test_a_roll_that_hides_a_point_is_seen_and_the_play_judged():
         (Scene(PLAYED), 4),
         (Scene(PLAYED, hand=True), 2),
         (Scene(PLAYED, (DieSpec(6, "left"), DieSpec(2, "left", slot=1))), 4),
-    ])
+    ], spoil)
     rolls = [(f, e["player"], sorted(e["dice"])) for f, e in events if e["type"] == "roll"]
     assert [(p, d) for _, p, d in rolls] == [(0, [1, 3]), (1, [2, 6])]
     assert starts[2] <= rolls[0][0] < starts[3] and starts[8] <= rolls[1][0]
     verdicts = [e["verdict"] for _, e in events if e["type"] == "verdict" and e["verdict"] != "in_progress"]
     assert verdicts == ["legal"]
-    # while the played checkers and the hidden point were on the board together, it was not read
-    occluded = [f for f, e in events if e["type"] == "board" and e["status"] == "occluded"]
-    assert any(starts[4] <= f < starts[5] for f in occluded)
+    # while the played checkers and the misread point were on the board together, it was not judged
+    waited = [f for f, e in events if e["type"] == "board" and e["status"] in ("occluded", "held")]
+    assert any(starts[4] <= f < starts[5] for f in waited)
 
 
 @pytest.mark.slow
@@ -122,3 +139,20 @@ def test_a_checker_moved_with_the_throw_keeps_the_hidden_point_unreadable():
     assert [r for r in rolls if r[0] >= starts[7]] == []
     occluded = [f for f, e in events if e["type"] == "board" and e["status"] == "occluded"]
     assert any(f >= starts[8] for f in occluded)
+
+
+@pytest.mark.slow
+def test_a_frame_that_cannot_be_decoded_before_the_throw_loses_nothing():
+    """An undecodable frame between the still board and the opening throw (the
+    board must settle again): the board is read again as the stable one, and
+    the throw misread under its dice is still seen as the 3-1."""
+    events, starts = _run([
+        (Scene(START_SIGNED), 3),
+        (None, 1),
+        (Scene(START_SIGNED), 4),
+        (Scene(START_SIGNED, hand=True), 2),
+        (Scene(START_SIGNED, OPENING), 4),
+    ], sixth_checker)
+    rolls = [(f, e["player"], sorted(e["dice"])) for f, e in events if e["type"] == "roll"]
+    assert [(p, d) for _, p, d in rolls] == [(0, [1, 3])] and rolls[0][0] >= starts[4]
+    assert any(e["type"] == "source" and e["status"] == "bad_frame" for _, e in events)
