@@ -328,18 +328,29 @@ class Session:
         """A still frame's reading with dice, when nothing but dice moved since
         the last stable board: the picture differs from that board's
         (``_stable_snapshot``) nowhere but under the dice of the frame and of
-        that board (dice thrown, or thrown again; a hand over the board or a
-        checker moved changes more). The checkers, bar, trays and cube are
-        then that board's, whatever the reader made of the points the dice
-        lie on (a die beside a stack read as one more checker, an empty point
-        under two jumbo dice read as hidden), and the reading is that board
-        with this frame's dice. Otherwise ``obs`` unchanged: with a checker
-        moved the points under the dice are read as they are, and a hidden one
-        waits until the dice are lifted."""
+        that board (dice thrown, or thrown again; a hand over the board changes
+        more), and the reading differs from that board only at points the dice
+        lie over (``reader.points_under(boxes)``, points 1..24 and ``"bar"``;
+        ``companion.commands.watch.make_frame_reader``): a checker moved
+        elsewhere may change too few pixels to see (a black checker off a black
+        point) but is read. The checkers, bar, trays and cube are then that
+        board's, whatever the reader made of the points under the dice (a die
+        at the end of a stack read as one more checker, an empty point under
+        two jumbo dice read as hidden), and the reading is that board with this
+        frame's dice. Otherwise ``obs`` unchanged: the points are read as they
+        are, and a hidden one waits until the dice are lifted."""
         stable, snapshot = self._stable_obs, self._stable_snapshot
-        if not obs.dice or stable is None or snapshot is None or any(d.box is None for d in obs.dice + stable.dice):
+        points_under = getattr(self.reader, "points_under", None)
+        if not obs.dice or stable is None or snapshot is None or points_under is None:
             return obs
-        if not self._changed_only_under(image, snapshot, [d.box for d in obs.dice + stable.dice], must_change=False):
+        boxes = [d.box for d in obs.dice + stable.dice]
+        if any(b is None for b in boxes):
+            return obs
+        differ = {a.point for a, b in zip(obs.points, stable.points) if (a.count, a.colour) != (b.count, b.colour)}
+        differ |= set(obs.unreadable_points) | ({"bar"} if obs.bar != stable.bar or obs.bar_unreadable else set())
+        if differ and not differ <= (points_under(boxes) or frozenset()):
+            return obs
+        if not self._changed_only_under(image, snapshot, boxes, must_change=False):
             return obs
         return dataclasses.replace(stable, dice=obs.dice, frame_index=obs.frame_index, timestamp_ms=obs.timestamp_ms)
 

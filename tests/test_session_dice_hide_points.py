@@ -24,24 +24,34 @@ from companion.table import START_SIGNED
 
 OPENING = (DieSpec(3, "right"), DieSpec(1, "left"))  # player 0 (bottom) wins the opening with 3-1
 PLAYED = board_after([(8, 5), (6, 5)])  # 8/5 6/5
-HIDDEN = (22,)
 
 
-def hidden(obs):
-    """``obs`` with point 22 unreadable."""
-    return dataclasses.replace(obs, unreadable_points=HIDDEN, occluded=True)
+def hidden(obs, under):
+    """``obs`` with the first point under its dice unreadable."""
+    return dataclasses.replace(obs, unreadable_points=(min(p for p in under if p != "bar"),), occluded=True)
 
 
-def sixth_checker(obs):
-    """``obs`` with one more checker on its fullest point (16 of a colour: impossible totals)."""
-    p = max(obs.points, key=lambda r: r.count)
-    more = PointReading(p.point, p.count + 1, p.colour)
-    return dataclasses.replace(obs, points=tuple(more if r is p else r for r in obs.points))
+def _one_more(obs, point):
+    """``obs`` with one more checker on ``point``, of the colour of the fullest point (16 of
+    that colour: impossible totals)."""
+    colour = max(obs.points, key=lambda r: r.count).colour
+    return dataclasses.replace(obs, points=tuple(
+        PointReading(r.point, r.count + 1, colour) if r.point == point else r for r in obs.points))
+
+
+def sixth_checker(obs, under):
+    """``obs`` with one more checker on the first point under its dice."""
+    return _one_more(obs, min(p for p in under if p != "bar"))
+
+
+def checker_elsewhere(obs, under):
+    """``obs`` with one more checker on a point no die lies over."""
+    return _one_more(obs, min(set(range(1, 25)) - set(under)))
 
 
 class SpoilingReader:
     """The real frame reader (``companion.commands.watch.make_frame_reader``),
-    its readings that have dice spoilt by ``spoil``."""
+    its readings that have dice spoilt by ``spoil(obs, points under the dice)``."""
 
     def __init__(self, reader, spoil) -> None:
         self.reader = reader
@@ -49,9 +59,9 @@ class SpoilingReader:
 
     def __call__(self, image):
         obs = self.reader(image)
-        return self.spoil(obs) if obs.dice else obs
+        return self.spoil(obs, self.reader.points_under([d.box for d in obs.dice])) if obs.dice else obs
 
-    def __getattr__(self, name):  # set_roller, dice_near, read_dice: the real reader's
+    def __getattr__(self, name):  # set_roller, dice_near, read_dice, points_under: the real reader's
         return getattr(self.reader, name)
 
 
@@ -156,3 +166,17 @@ def test_a_frame_that_cannot_be_decoded_before_the_throw_loses_nothing():
     rolls = [(f, e["player"], sorted(e["dice"])) for f, e in events if e["type"] == "roll"]
     assert [(p, d) for _, p, d in rolls] == [(0, [1, 3])] and rolls[0][0] >= starts[4]
     assert any(e["type"] == "source" and e["status"] == "bad_frame" for _, e in events)
+
+
+@pytest.mark.slow
+def test_a_reading_spoilt_away_from_the_dice_is_not_overruled():
+    """The opening throw read with one more checker on a point no die lies
+    over: the dice do not explain it, so the reading is not taken as the last
+    board (it is held: impossible totals) and no roll is seen."""
+    events, starts = _run([
+        (Scene(START_SIGNED), 3),
+        (Scene(START_SIGNED, hand=True), 2),
+        (Scene(START_SIGNED, OPENING), 5),
+    ], checker_elsewhere)
+    assert [e for _, e in events if e["type"] == "roll"] == []
+    assert any(e["type"] == "board" and e["status"] == "held" and f >= starts[2] for f, e in events)

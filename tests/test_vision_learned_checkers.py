@@ -12,7 +12,7 @@ import pytest
 from vision.board_learning import BoardLearningError, BoardParts, compose, cut_parts, learn_board, learned_line
 from vision.evaluate import label_truth
 from vision.learned_checkers import PointHead, PointModel, softmax
-from vision.point_crops import CROP_HEIGHT, CROP_WIDTH, bar_crops, point_crops
+from vision.point_crops import CROP_HEIGHT, CROP_WIDTH, bar_crops, point_crops, points_under
 from vision.reader import BoardReader, load_image
 from vision.registration import RegistrationError, field_from_corners
 from vision.render_board import BoardState, CameraPose, Lighting, render_board
@@ -47,6 +47,29 @@ def test_crops_put_every_points_base_on_the_first_row():
         assert diff[p - 1, 2 * dh:].mean() < 3, p     # and nothing changed further up the point
     others = [p for p in range(1, 25) if p not in (1, 13, 2, 12, 14, 24)]  # neighbours show an edge of it
     assert diff[[p - 1 for p in others]].mean() < 3
+
+
+def test_points_under_boxes_are_the_points_whose_column_and_half_they_overlap():
+    counts = [0] * 24
+    counts[0] = 1    # point 1: bottom row, rightmost
+    counts[12] = -1  # point 13: top row, leftmost
+    r, field = _rendered(counts)
+    at = {p: (x, y) for x, y, _, p in r.checkers}
+    side = 0.5 * np.ptp(field.to_image(np.array([[0.0, 0.0], [field.point_width, 0.0]]))[:, 0])  # a die
+
+    def box(x, y):
+        return (x - side / 2, y - side / 2, x + side / 2, y + side / 2)
+
+    assert points_under(field, [box(*at[1])]) == {1}
+    assert points_under(field, [box(*at[13])]) == {13}
+    assert points_under(field, [box(*at[1]), box(*at[13])]) == {1, 13}
+    # on the line between points 1 and 2, in the middle of the field's bottom half
+    edge = field.to_image(np.array([[field.point(1).x0, 0.75 * field.size[1]]]))[0]
+    assert points_under(field, [box(*edge)]) == {1, 2}
+    # on the bar, across the middle of the field: the bar alone
+    mid = field.to_image(np.array([[0.5 * field.size[0], 0.5 * field.size[1]]]))[0]
+    assert points_under(field, [box(*mid)]) == {"bar"}
+    assert points_under(field, []) == frozenset()
 
 
 def test_crops_of_a_frame_of_another_size_are_refused():

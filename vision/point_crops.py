@@ -118,6 +118,33 @@ def bar_crops(image_bgr: np.ndarray, field: Field) -> np.ndarray:
     return bar_crops_from_small_field(small_field(image_bgr, field), field)
 
 
+def points_under(field: Field, boxes) -> frozenset:
+    """The points a reading of ``field`` may get wrong because of the objects in ``boxes``
+    (image-pixel boxes ``(x0, y0, x1, y1)``, e.g. dice): each box, grown by
+    :data:`COVER_GROW` and carried to the field, reaches the points (1..24, the
+    :func:`point_crops` numbering) whose column it overlaps in its half of the field's height
+    (where a stack of that point can reach), and ``"bar"`` when it overlaps the bar.
+    Returns a frozenset of ints and possibly ``"bar"``; boxes that do not map are skipped."""
+    out: set = set()
+    mid = 0.5 * field.size[1]
+    for box in boxes:
+        x0, y0, x1, y1 = (float(v) for v in box)
+        gx, gy = COVER_GROW * (x1 - x0), COVER_GROW * (y1 - y0)
+        quad = np.array([[x0 - gx, y0 - gy], [x1 + gx, y0 - gy], [x1 + gx, y1 + gy], [x0 - gx, y1 + gy]])
+        pts = field.to_field(quad)
+        if not np.all(np.isfinite(pts)):
+            continue
+        fx0, fy0 = pts.min(axis=0)
+        fx1, fy1 = pts.max(axis=0)
+        for g in field.points():
+            rows = (0.0, mid) if g.row == "top" else (mid, float(field.size[1]))
+            if g.x0 < fx1 and fx0 < g.x1 and rows[0] < fy1 and fy0 < rows[1]:
+                out.add(g.point)
+        if field.bar_x0 < fx1 and fx0 < field.bar_x1:
+            out.add("bar")
+    return frozenset(out)
+
+
 def cover_box(img: np.ndarray, box: tuple[float, float, float, float]) -> None:
     """Fill the axis-aligned ``box`` ``(x0, y0, x1, y1)`` (pixels, clipped to the picture) of
     ``img`` ((h, w, 3) uint8 or float32 BGR, changed in place) with :data:`COVER_GREY`."""

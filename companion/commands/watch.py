@@ -232,7 +232,19 @@ def make_frame_reader(calibration: Any = None, die_on_checker: str = "flat_ok", 
             found += plugin.reader.dice_from_scan(cands, plugin.reader.classify(image, cands, wider=False))
         return tuple(found)
 
+    def points_under(boxes: Any):
+        """The points (1..24) and ``"bar"`` that objects in ``boxes`` ((x0, y0,
+        x1, y1) image pixels) may hide or spoil in a reading
+        (:func:`vision.point_crops.points_under`), or ``None`` when there is no
+        registration yet (for the session's check that only dice moved)."""
+        if reader.field is None:
+            return None
+        from vision.point_crops import points_under as under
+
+        return under(reader.field, boxes)
+
     read.read_dice = read_dice  # type: ignore[attr-defined]
+    read.points_under = points_under  # type: ignore[attr-defined]
     read.dice_near = dice_near  # type: ignore[attr-defined]
     read.set_roller = set_roller  # type: ignore[attr-defined]
     read.board_reader = reader  # type: ignore[attr-defined]
