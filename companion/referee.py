@@ -61,7 +61,7 @@ from typing import Any, Iterator, Optional, Sequence
 
 from companion.bus import Event, EventBus
 from companion.events import CockedDiceEvent, OverrideEvent, RollEvent, TurnEvent, VerdictEvent
-from companion.idle_dice import lying_where, off_field, with_idle, without_idle
+from companion.idle_dice import lying_where, off_field, same_spot, with_idle, without_idle
 from companion.judgement import Judgement, judge
 from companion.likelihood import most_likely_board
 from companion.observation import DieReading, Observation
@@ -550,16 +550,24 @@ class Referee:
 
     # ------------------------------------------------------------- a play
     def _opponent_acts(self, obs: Observation, mover: int) -> bool:
-        """True when the mover's opponent has rolled (dice in its right-hand
-        board that are not the mover's roll) or turned the cube. A die seen
-        alone whose value is one of the mover's roll is taken as the mover's:
-        after the opening roll a die lies in each half, and the other may be
-        hidden by a hand or missed by the camera while the play goes on."""
+        """True when the mover's opponent has rolled or turned the cube. Rolled:
+        dice in the opponent's right-hand board that are not the mover's roll,
+        namely two of them, or one seen alone, or one of a value not in the
+        mover's roll that did not lie there in the previous observation. A
+        die seen alone whose value is one of the mover's roll is taken as the
+        mover's: after the opening roll a die lies in each half, and the other
+        may be hidden by a hand or missed by the camera while the play goes on.
+        Beside another die, a die in that board of a value of the mover's roll,
+        or one lying where a die lay (a die at rest keeps its face:
+        :func:`companion.idle_dice.same_spot`), is the mover's, misread or not:
+        a misread must not end a turn half played."""
         dice = self.match.dice
         is_roll = len(obs.dice) == 2 and sorted(d.value for d in obs.dice) == sorted(dice)
         own_alone = len(obs.dice) == 1 and obs.dice[0].value in dice
         other = 1 - mover
-        if obs.dice and not is_roll and not own_alone and any(d.half == right_half(other) for d in obs.dice):
+        theirs = [d for d in obs.dice if d.half == right_half(other)]
+        new_value = any(d.value not in dice and not any(same_spot(d, b) for b in self._dice_before) for d in theirs)
+        if not is_roll and not own_alone and (len(theirs) >= 2 or len(obs.dice) == 1 and theirs or new_value):
             return True
         return self._double_seen(obs, doubler=other)
 

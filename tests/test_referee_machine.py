@@ -465,6 +465,24 @@ def test_a_player_who_passes_is_judged_when_the_opponent_rolls():
     assert len(v) == 1 and v[0]["verdict"] == "illegal" and v[0]["reasons"][0]["code"] == "must_play"
 
 
+def test_a_misread_opening_die_in_the_opponents_half_does_not_end_the_turn():
+    """The opening 3-1 (player 0's 3 in the right half, player 1's 1 in the left): player
+    0 plays 8/5 with the dice down and the 1 in the left half is read as a 2 (a die in the
+    opponent's right-hand board that is not the mover's roll). One die there is no roll of
+    the opponent's: the play goes on, and 6/5 then the dice lifted is judged legal."""
+    t = Table()
+    opening(t, 3, 1)
+    t.hand()
+    t.show([DieSpec(3, "right"), DieSpec(2, "left")], board=play_board(0, [(8, 5)], t.board))
+    assert not t.judged("verdict")
+    t.hand()
+    t.show([DieSpec(3, "right"), DieSpec(1, "left")], board=play_board(0, [(6, 5)], t.board))
+    t.hand()
+    t.show([])
+    assert [e["verdict"] for e in t.judged("verdict")] == ["legal"]
+    assert t.session.state()["on_roll"] == 1
+
+
 def test_no_game_starts_on_a_board_not_seen_in_the_starting_position():
     t = Table()
     misread = play_board(0, [(13, 12)], START_SIGNED)  # one checker seen a point off
