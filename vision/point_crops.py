@@ -20,6 +20,8 @@ Example::
 
 from __future__ import annotations
 
+from typing import Optional
+
 import numpy as np
 
 from vision.registration import FIELD_HEIGHT, FIELD_WIDTH, Field, RegistrationError
@@ -128,14 +130,10 @@ def points_under(field: Field, boxes) -> frozenset:
     out: set = set()
     mid = 0.5 * field.size[1]
     for box in boxes:
-        x0, y0, x1, y1 = (float(v) for v in box)
-        gx, gy = COVER_GROW * (x1 - x0), COVER_GROW * (y1 - y0)
-        quad = np.array([[x0 - gx, y0 - gy], [x1 + gx, y0 - gy], [x1 + gx, y1 + gy], [x0 - gx, y1 + gy]])
-        pts = field.to_field(quad)
-        if not np.all(np.isfinite(pts)):
+        rect = _on_field(field, box)
+        if rect is None:
             continue
-        fx0, fy0 = pts.min(axis=0)
-        fx1, fy1 = pts.max(axis=0)
+        fx0, fy0, fx1, fy1 = rect
         for g in field.points():
             rows = (0.0, mid) if g.row == "top" else (mid, float(field.size[1]))
             if g.x0 < fx1 and fx0 < g.x1 and rows[0] < fy1 and fy0 < rows[1]:
@@ -168,11 +166,20 @@ def cover_boxes(small: np.ndarray, field: Field, boxes) -> np.ndarray:
         return small
     out = small.copy()
     for box in boxes:
-        x0, y0, x1, y1 = (float(v) for v in box)
-        gx, gy = COVER_GROW * (x1 - x0), COVER_GROW * (y1 - y0)
-        quad = np.array([[x0 - gx, y0 - gy], [x1 + gx, y0 - gy], [x1 + gx, y1 + gy], [x0 - gx, y1 + gy]])
-        pts = field.to_field(quad) * CROP_SCALE + _PAD
-        if not np.all(np.isfinite(pts)):
-            continue
-        cover_box(out, (pts[:, 0].min(), pts[:, 1].min(), pts[:, 0].max(), pts[:, 1].max()))
+        rect = _on_field(field, box)
+        if rect is not None:
+            cover_box(out, tuple(v * CROP_SCALE + _PAD for v in rect))
     return out
+
+
+def _on_field(field: Field, box) -> Optional[tuple[float, float, float, float]]:
+    """The image-pixel ``box`` ``(x0, y0, x1, y1)``, grown by :data:`COVER_GROW`, carried to
+    the canonical field: the bounding rectangle ``(x0, y0, x1, y1)`` of where it lands, or
+    None when it does not map."""
+    x0, y0, x1, y1 = (float(v) for v in box)
+    gx, gy = COVER_GROW * (x1 - x0), COVER_GROW * (y1 - y0)
+    quad = np.array([[x0 - gx, y0 - gy], [x1 + gx, y0 - gy], [x1 + gx, y1 + gy], [x0 - gx, y1 + gy]])
+    pts = field.to_field(quad)
+    if not np.all(np.isfinite(pts)):
+        return None
+    return float(pts[:, 0].min()), float(pts[:, 1].min()), float(pts[:, 0].max()), float(pts[:, 1].max())
