@@ -99,14 +99,10 @@ def _run(scenes, spoil=hidden):
     return events, starts
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("spoil", [hidden, sixth_checker])
-def test_a_roll_misread_under_its_dice_is_seen_and_the_play_judged(spoil):
-    """The opening 3-1 thrown (misread), played 8/5 6/5 (still misread, and a
-    checker moved: the board waits), the dice picked up (judged legal), then
-    the other player's 6-2 thrown (misread again): both rolls are seen on the
-    still frames of their throw."""
-    events, starts = _run([
+def _opening_played_then(board, frames=4):
+    """The opening 3-1 thrown, played 8/5 6/5 with the dice down and lifted, then a hand over
+    ``board`` and the other player's 6-2 thrown there (``frames`` still frames)."""
+    return [
         (Scene(START_SIGNED), 3),
         (Scene(START_SIGNED, hand=True), 2),
         (Scene(START_SIGNED, OPENING), 4),
@@ -114,9 +110,19 @@ def test_a_roll_misread_under_its_dice_is_seen_and_the_play_judged(spoil):
         (Scene(PLAYED, OPENING), 4),
         (Scene(PLAYED, hand=True), 2),
         (Scene(PLAYED), 4),
-        (Scene(PLAYED, hand=True), 2),
-        (Scene(PLAYED, (DieSpec(6, "left"), DieSpec(2, "left", slot=1))), 4),
-    ], spoil)
+        (Scene(board, hand=True), 2),
+        (Scene(board, (DieSpec(6, "left"), DieSpec(2, "left", slot=1))), frames),
+    ]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spoil", [hidden, sixth_checker])
+def test_a_roll_misread_under_its_dice_is_seen_and_the_play_judged(spoil):
+    """The opening 3-1 thrown (misread), played 8/5 6/5 (still misread, and a
+    checker moved: the board waits), the dice picked up (judged legal), then
+    the other player's 6-2 thrown (misread again): both rolls are seen on the
+    still frames of their throw."""
+    events, starts = _run(_opening_played_then(PLAYED), spoil)
     rolls = [(f, e["player"], sorted(e["dice"])) for f, e in events if e["type"] == "roll"]
     assert [(p, d) for _, p, d in rolls] == [(0, [1, 3]), (1, [2, 6])]
     assert starts[2] <= rolls[0][0] < starts[3] and starts[8] <= rolls[1][0]
@@ -133,17 +139,7 @@ def test_a_checker_moved_with_the_throw_keeps_the_hidden_point_unreadable():
     mover's moved (24/23): the picture changed outside the dice, so the hidden
     point may hide a change too; no roll is taken while it stays hidden."""
     moved = board_after([(8, 5), (6, 5), (24, 23)])
-    events, starts = _run([
-        (Scene(START_SIGNED), 3),
-        (Scene(START_SIGNED, hand=True), 2),
-        (Scene(START_SIGNED, OPENING), 4),
-        (Scene(PLAYED, OPENING, hand=True), 2),
-        (Scene(PLAYED, OPENING), 4),
-        (Scene(PLAYED, hand=True), 2),
-        (Scene(PLAYED), 4),
-        (Scene(moved, hand=True), 2),
-        (Scene(moved, (DieSpec(6, "left"), DieSpec(2, "left", slot=1))), 5),
-    ])
+    events, starts = _run(_opening_played_then(moved, frames=5))
     rolls = [(f, e["player"]) for f, e in events if e["type"] == "roll"]
     assert rolls and rolls[0][1] == 0 and starts[2] <= rolls[0][0] < starts[3]
     assert [r for r in rolls if r[0] >= starts[7]] == []
