@@ -1,10 +1,11 @@
 """Dice of every size on registered rendered boards: ``python benchmarks/dice_sizes.py
-[--boards 80] [--seed 5100] [--json OUT]``.
+[--boards 80] [--seed 5100] [--wide] [--die-as-under SHARE] [--json OUT]``.
 
 For each size band of the dice (their side over a checker's diameter: 0.3 small travel dice,
 0.45 tournament dice, 0.7-0.8 jumbo dice) ``--boards`` boards are rendered
 (:func:`vision.render_roll.render_roll_on_board` with ``die_to_checker``, half of the rolls with a
-cocked die, seeds from ``--seed`` on, never trained on) and read as ``companion watch`` reads a
+cocked die, seeds from ``--seed`` on, never trained on; ``--wide``: boards of any colours and
+marks; ``--die-as-under``: that share of the dice the colour of what they lie on) and read as ``companion watch`` reads a
 frame (:meth:`vision.dice.DiceReader.scan`, :func:`vision.cocked.judge_scan`). Prints per band:
 dice found and value accuracy, flat rolls read exactly (both dice, their values, nothing else),
 cocked rolls caught (recall) and rolls called cocked that were (precision), cube values right;
@@ -32,6 +33,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=5100, help="first seed (one per band)")
     ap.add_argument("--models", type=pathlib.Path, default=None, help="folder with the ONNX models")
     ap.add_argument("--json", type=pathlib.Path, default=None, help="write the figures here")
+    ap.add_argument("--wide", action="store_true",
+                    help="boards of any colours, with marked checkers and printed fields")
+    ap.add_argument("--die-as-under", type=float, default=0.0,
+                    help="share of the dice the colour of what they lie on (a red die on a red point)")
     args = ap.parse_args(argv)
     if args.boards < 1:
         print("error: --boards must be at least 1", file=sys.stderr)
@@ -50,7 +55,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'die/checker':>12} {'found':>9} {'value':>7} {'flat exact':>11} {'cocked recall':>14} "
           f"{'precision':>10} {'cube value':>11}")
     for k, band in enumerate(BANDS):
-        r = evaluate_cocked_rendered(args.boards, reader, seed=args.seed + k, die_to_checker=band)
+        r = evaluate_cocked_rendered(args.boards, reader, seed=args.seed + k, die_to_checker=band,
+                                     wide=args.wide, under_share=args.die_as_under)
         rolls, cube = r["rolls"], r["cube"]
         out[f"{band[0]:.2f}-{band[1]:.2f}"] = r
         for key, rows in r["flat_exact_by"].items():

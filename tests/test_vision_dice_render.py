@@ -125,3 +125,31 @@ def test_rolls_and_touching_pairs_draw_only_the_kinds_of_dice_asked_for():
         except RenderError:
             continue
     assert {d.style for d in pair.truth_touching + pair.truth_apart} == {"black"}
+
+
+def test_a_roll_can_draw_its_dice_the_colour_of_what_they_lie_on(monkeypatch):
+    # the registered-board detector's training boards: dice the colour of the point or the field
+    # under them (their outline lost, their pips alone stand out)
+    pytest.importorskip("vision.render_board")
+    import vision.render_roll as render_roll
+
+    drawn = []
+    draw = render_roll.draw_die
+
+    def recording(image, center, size, value, **kw):
+        x, y = (int(round(v)) for v in center)
+        drawn.append((image[y, x].astype(float), kw["style"]))
+        return draw(image, center, size, value, **kw)
+
+    monkeypatch.setattr(render_roll, "draw_die", recording)
+    for seed in range(3):
+        roll = render_roll.render_roll_on_board(np.random.default_rng(seed), cocked_prob=0.0, wide=True,
+                                                under_share=1.0)
+        assert [d.style for d in roll.dice] == ["as-under", "as-under"]
+        for under, style in drawn:
+            assert np.abs(np.array(style.body, float) - under).max() < 40, (under, style.body)
+            assert abs(np.mean(style.pips) - np.mean(style.body)) > 80  # the pips stand out
+        drawn.clear()
+        plain = render_roll.render_roll_on_board(np.random.default_rng(seed), cocked_prob=0.0, wide=True)
+        assert "as-under" not in {d.style for d in plain.dice}
+        drawn.clear()

@@ -83,6 +83,16 @@ CUBE_STYLES: tuple[DieStyle, ...] = (
 )
 
 
+def style_as_under(rng: np.random.Generator, under: np.ndarray) -> DieStyle:
+    """A die the colour of what it lies on (a red die on a red point): the body ``under`` ((3,)
+    BGR, jittered a little, the colour under the die), the pips black or white, whichever stands
+    out, at 0.85-1.15 of their usual size. Dice of the point's colour are the detector's hardest
+    case: the die's outline is lost and its pips stand alone."""
+    body = tuple(int(v) for v in np.clip(np.asarray(under, float) + rng.normal(0, 8, 3), 0, 255))
+    pips = (20, 20, 20) if float(np.mean(body)) > 110 else (240, 240, 240)
+    return DieStyle("as-under", body, pips, pip_scale=float(rng.uniform(0.85, 1.15)))  # type: ignore[arg-type]
+
+
 @dataclasses.dataclass(frozen=True)
 class RenderedDie:
     """Ground truth of one drawn die: ``value`` 1..6 (the face most upwards), ``center`` of the top

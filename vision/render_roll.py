@@ -15,7 +15,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from vision.render_dice import (CUBE_STYLES, CUBE_VALUES, DIE_STYLES, CubeLook, DieStyle, RenderedCube, RenderedDie,
-                               RenderError, draw_cube, draw_die)
+                               RenderError, draw_cube, draw_die, style_as_under)
 
 __all__ = ["RenderedRoll", "COCKED_KINDS", "LEAN_KINDS", "BoardScene", "random_board_scene",
            "lean_direction", "render_roll_on_board", "evaluate_cocked_rendered"]
@@ -203,7 +203,8 @@ def render_roll_on_board(rng: np.random.Generator, *, cocked_prob: float = 0.5,
                          tilt_range: tuple[float, float] = (8.0, 45.0),
                          cube_prob: float = 0.7, leans: Sequence[str] = LEAN_KINDS,
                          die_to_checker: Optional[tuple[float, float]] = None,
-                         dice_styles: Sequence[DieStyle] = DIE_STYLES) -> RenderedRoll:
+                         dice_styles: Sequence[DieStyle] = DIE_STYLES, wide: bool = False,
+                         under_share: float = 0.0) -> RenderedRoll:
     """A random board (:func:`random_board_scene`) with a two-dice roll of the roller: with
     probability ``cocked_prob`` one die is cocked for a reason drawn from ``kinds``; a
     ``"tilted"`` die is tilted by ``tilt_range`` degrees and held up as one of ``leans``
@@ -211,8 +212,11 @@ def render_roll_on_board(rng: np.random.Generator, *, cocked_prob: float = 0.5,
     die rests on a checker with probability ``on_checker_prob``; a cube (half of them with a random
     :class:`CubeLook`) lies centred or on a player's side. ``die_to_checker``: the dice's size
     range (:func:`random_board_scene`); ``dice_styles``: the kinds of dice the roll's style is
-    drawn from (one kind left out of training, or the only kind of an evaluation)."""
-    scene = random_board_scene(rng, die_to_checker)
+    drawn from (one kind left out of training, or the only kind of an evaluation); ``wide``: the
+    board of any colours and marks (:func:`random_board_scene`); ``under_share``: the chance that a
+    die is the colour of what it lies on (:func:`vision.render_dice.style_as_under`). With the
+    defaults the random numbers drawn are those drawn before these two options existed."""
+    scene = random_board_scene(rng, die_to_checker, wide)
     image, field, checkers = scene.image, scene.field, scene.checkers
     h, w = image.shape[:2]
     fw, fh = field.size
@@ -289,8 +293,11 @@ def render_roll_on_board(rng: np.random.Generator, *, cocked_prob: float = 0.5,
                 x, y, on_chk = spot("flat")
                 kind = "flat"
         reason = None if kind in ("flat", "checker") else kind
+        die_style = style
+        if under_share and rng.random() < under_share:
+            die_style = style_as_under(rng, image[int(np.clip(y, 0, h - 1)), int(np.clip(x, 0, w - 1))])
         d = draw_die(image, (x, y), die_px, int(rng.integers(1, 7)), yaw_deg=yaw, tilt_deg=tilt,
-                     tilt_dir_deg=tilt_dir, style=style, parallax=scene.parallax(x, y), reason=reason)
+                     tilt_dir_deg=tilt_dir, style=die_style, parallax=scene.parallax(x, y), reason=reason)
         d = dataclasses.replace(d, on_checker=on_chk)
         placed.append((x, y))
         truth.append(d)

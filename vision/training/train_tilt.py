@@ -45,12 +45,10 @@ def _style(rng: np.random.Generator, under: Optional[np.ndarray] = None, under_s
     """A die's colours: one of :data:`vision.render_dice.DIE_STYLES`, or random colours (a quarter);
     with probability ``under_share`` the body is ``under`` ((3,) BGR, the colour the die lies on,
     jittered a little) and the pips black or white, whichever stands out."""
-    from vision.render_dice import DIE_STYLES, DieStyle
+    from vision.render_dice import DIE_STYLES, DieStyle, style_as_under
 
     if under is not None and under_share and rng.random() < under_share:
-        body = tuple(int(v) for v in np.clip(under.astype(float) + rng.normal(0, 8, 3), 0, 255))
-        pips = (20, 20, 20) if float(np.mean(body)) > 110 else (240, 240, 240)
-        return DieStyle("as-under", body, pips, pip_scale=float(rng.uniform(0.85, 1.15)))  # type: ignore[arg-type]
+        return style_as_under(rng, under)
     if rng.random() < 0.25:
         return DieStyle("random", tuple(int(v) for v in rng.integers(0, 256, 3)),
                         tuple(int(v) for v in rng.integers(0, 256, 3)), pip_scale=float(rng.uniform(0.75, 1.2)))
