@@ -128,8 +128,8 @@ def test_rolls_and_touching_pairs_draw_only_the_kinds_of_dice_asked_for():
 
 
 def test_a_roll_can_draw_its_dice_the_colour_of_what_they_lie_on(monkeypatch):
-    # the registered-board detector's training boards: dice the colour of the point or the field
-    # under them (their outline lost, their pips alone stand out)
+    # benchmarks/dice_sizes.py --die-as-under: dice the colour of the point or the field under them
+    # (their outline lost, their pips alone stand out)
     pytest.importorskip("vision.render_board")
     import vision.render_roll as render_roll
 

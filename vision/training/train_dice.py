@@ -313,19 +313,16 @@ def mine_hard_negatives(items, detector: pathlib.Path, log, radius: float = 0.5,
 
 
 def board_items(n: int, rng, die_to_checker: Optional[tuple[float, float]] = None,
-                dice_styles: Sequence[DieStyle] = DIE_STYLES, wide: float = 0.0,
-                under_share: float = 0.0) -> list:
+                dice_styles: Sequence[DieStyle] = DIE_STYLES) -> list:
     """``n`` rendered boards with a roll and maybe a cube (:func:`vision.render_roll.render_roll_on_board`;
     ``die_to_checker``: the dice's side over a checker's diameter, low and high; None: tournament
-    dice; ``dice_styles``: the kinds of dice drawn; ``wide``: the share of boards of any colours
-    and marks; ``under_share``: the share of dice the colour of what they lie on) as
-    [(image, LabelledImage)] (dataset ``"rendered-board"``)."""
+    dice; ``dice_styles``: the kinds of dice drawn) as [(image, LabelledImage)] (dataset
+    ``"rendered-board"``)."""
     from vision.render_roll import render_roll_on_board
 
     out = []
     for k in range(n):
-        roll = render_roll_on_board(rng, cocked_prob=0.3, die_to_checker=die_to_checker, dice_styles=dice_styles,
-                                    wide=bool(wide) and rng.random() < wide, under_share=under_share)
+        roll = render_roll_on_board(rng, cocked_prob=0.3, die_to_checker=die_to_checker, dice_styles=dice_styles)
         b = np.array([[d.center[0] - d.size / 2, d.center[1] - d.size / 2, d.center[0] + d.size / 2,
                        d.center[1] + d.size / 2] for d in roll.dice])
         v = np.array([d.value for d in roll.dice], np.int64)
@@ -598,10 +595,6 @@ def main() -> None:
     ap.add_argument("--board-dice", type=float, nargs=2, default=None, metavar=("LOW", "HIGH"),
                     help="dice on the rendered boards from LOW to HIGH times a checker's diameter "
                          "(default: tournament dice, 0.38..0.54)")
-    ap.add_argument("--wide-boards", type=float, default=0.0,
-                    help="share of the rendered boards of any colours, with marked checkers and printed fields")
-    ap.add_argument("--die-as-under", type=float, default=0.0,
-                    help="share of the rendered boards' dice the colour of what they lie on")
     ap.add_argument("--touching", type=int, default=0,
                     help="rendered boards with two dice lying against each other to add")
     ap.add_argument("--without-dice-kind", choices=[s.name for s in DIE_STYLES], default=None,
@@ -697,8 +690,7 @@ def main() -> None:
                                            dice_styles=styles)
         # plain table backgrounds only: pasting onto the real photos could cover labelled dice
     if args.boards:
-        items += board_items(args.boards, rng, tuple(args.board_dice) if args.board_dice else None, styles,
-                             args.wide_boards, args.die_as_under)
+        items += board_items(args.boards, rng, tuple(args.board_dice) if args.board_dice else None, styles)
     if args.touching:
         items += touching_items(args.touching, rng, styles)
     log(f"training on {len(items)} images (fold held out: {args.fold}, dataset held out: {args.holdout_dataset}, "
