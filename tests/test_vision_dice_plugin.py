@@ -72,7 +72,8 @@ def test_a_die_off_the_board_needs_a_sure_reading(plugin):
 def test_cube_is_read_once_per_frame(plugin, monkeypatch):
     calls = []
     scan = plugin.reader.scan
-    monkeypatch.setattr(plugin.reader, "scan", lambda image, field, die_px=None: calls.append(die_px) or scan(image, field, die_px))
+    monkeypatch.setattr(plugin.reader, "scan", lambda image, field, die_px=None, die_side=None: calls.append(die_px)
+                        or scan(image, field, die_px, die_side))
     rng = np.random.default_rng(11)
     roll = render_roll_on_board(rng, cocked_prob=0.0, cube_prob=1.0)
     plugin.dice(roll.image, roll.field)

@@ -250,17 +250,19 @@ class DiceReader:
             p = np.hstack([p, np.zeros((len(p), 1))])
         return p
 
-    def scan(self, image: np.ndarray, field: Any = None,
-             die_px: Optional[float] = None) -> tuple[list[Candidate], np.ndarray]:
+    def scan(self, image: np.ndarray, field: Any = None, die_px: Optional[float] = None,
+             die_side: Optional[float] = None) -> tuple[list[Candidate], np.ndarray]:
         """Candidates and their class probabilities ((N, 8) float64: values 1..6, not a die,
-        doubling cube) for ``image``; see :meth:`read` for the arguments."""
+        doubling cube) for ``image``; see :meth:`read` for ``field`` and ``die_px``. ``die_side``:
+        the players' dice's side in image pixels when it has been learned
+        (:mod:`vision.dice_size`), for :meth:`reread_small`; None: not known."""
         image = as_bgr(image)
         roi = None
         if field is not None:
             roi, field_die = field_search_region(field, image.shape)
             die_px = die_px or field_die
         if die_px is not None:
-            return self._scan_field(image, self.candidates(image, die_px, roi), die_px)
+            return self._scan_field(image, self.candidates(image, die_px, roi), die_px, die_side)
         levels, n_fixed = self.level_candidates(image, None, roi)
         pool = sum(levels[:n_fixed], [])
         fixed = self.merged(pool)
@@ -381,8 +383,8 @@ class DiceReader:
         st = self.settings
         return pyramid_scales(long_side, st.pyramid[: st.pyramid_fixed], st.finest_max_scale, st.pyramid_fixed)
 
-    def _scan_field(self, image: np.ndarray, cands: list[Candidate],
-                    die_px: float) -> tuple[list[Candidate], np.ndarray]:
+    def _scan_field(self, image: np.ndarray, cands: list[Candidate], die_px: float,
+                    die_side: Optional[float] = None) -> tuple[list[Candidate], np.ndarray]:
         """Registered-board classification (``die_px``: the die side the board implies, image
         pixels): the candidates from :class:`DiceSettings` ``peak`` up are read; the weaker ones
         (``field_peak`` .. ``peak``) only when those give fewer than the two dice of a roll (a die
@@ -392,7 +394,8 @@ class DiceReader:
         one are moved to their pip and read again (:meth:`recentre_unread_ones`, :class:`DiceSettings`
         ``field_ones``). When the dice read are none, one or three, a pair of touching dice
         read as one is looked for (:func:`vision.dice_touching.touching_dice`, at
-        :class:`DiceSettings` ``touching``)."""
+        :class:`DiceSettings` ``touching``). With the dice's side ``die_side`` learned, dice boxed
+        far smaller are read again at that side (:meth:`reread_small`)."""
         strong = [c for c in cands if c.score >= self.settings.peak]
         weak = [c for c in cands if c.score < self.settings.peak]
         probs = self.classify(image, strong, wider=False)
@@ -402,6 +405,8 @@ class DiceReader:
         strong, probs = self.reread_sibling(image, strong, probs)
         if self.settings.field_ones and self.settings.recentre_ones > 0 and len(self.dice_from_scan(strong, probs)) < 2:
             strong, probs = self.recentre_unread_ones(image, strong, probs)
+        if die_side is not None:
+            strong, probs = self.reread_small(image, strong, probs, die_side)
         if self.settings.touching is not None and len(self.dice_from_scan(strong, probs)) in (0, 1, 3):
             from vision.dice_touching import touching_dice
 
@@ -457,6 +462,42 @@ class DiceReader:
         idx = [k for k, c in enumerate(cands) if not read[k] and np.hypot(*(np.array(c.center) - at)) > 0.7 * side
                and not 1 / st.sibling_size <= c.size / side <= st.sibling_size]
         return self._read_again(image, cands, probs, idx, side, st.sibling_views)
+
+    def reread_small(self, image: np.ndarray, cands: Sequence[Candidate], probs: np.ndarray,
+                     die_side: float) -> tuple[list[Candidate], np.ndarray]:
+        """The candidates read as dice whose size is below :class:`DiceSettings` ``field_small``
+        times ``die_side`` (the players' dice's learned side, image pixels) read again at
+        ``die_side`` times each of ``small_views``, centred where the detector put the die's
+        outline (a candidate moved to its pip, :meth:`recentre_ones`, goes back); the surest
+        re-read replaces the first when its most likely value is more probable than the first
+        reading's; not when another die read lies within ``die_side`` (two dice lying against
+        each other, whose crops at that size take in the other). A large die's size is misjudged by the detector, trained on dice of 6-20
+        pixels at its input where a jumbo die is 17-20: a 2 turned 45 degrees is boxed between its
+        pips, and the crop, cut inside the pips, reads as no die, or as a 1 once moved to a pip. ``image`` (H, W, 3) uint8 BGR, ``probs`` (N, 8) as
+        :meth:`classify` returns; returns new lists, the inputs are not changed."""
+        st = self.settings
+        cands = list(cands)
+        if st.field_small is None:
+            return cands, probs
+        read = [k for k, c in enumerate(cands) if self.dice_from_scan([c], probs[k:k + 1])]
+
+        def alone(k: int) -> bool:  # a crop of the die's size would take in a die beside it
+            x, y = cands[k].outline_center or cands[k].center
+            return all(math.hypot(x - cands[j].center[0], y - cands[j].center[1]) >= die_side for j in read if j != k)
+
+        idx = [k for k in read if cands[k].size < st.field_small * die_side and alone(k)]
+        if not idx:
+            return cands, probs
+        again = [dataclasses.replace(cands[k], center=cands[k].outline_center or cands[k].center, outline_center=None,
+                                     size=die_side * z) for z in st.small_views for k in idx]
+        views = self.classify(image, again, wider=False).reshape(len(st.small_views), len(idx), -1)
+        probs = probs.copy()
+        for j, k in enumerate(idx):
+            v = int(np.argmax(views[:, j, :6].max(axis=1)))
+            view = again[v * len(idx) + j]
+            if views[v, j, :6].max() > probs[k, :6].max():
+                cands[k], probs[k] = view, views[v, j]
+        return cands, probs
 
     def recentre_unread_ones(self, image: np.ndarray, cands: Sequence[Candidate],
                              probs: np.ndarray) -> tuple[list[Candidate], np.ndarray]:

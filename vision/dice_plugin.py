@@ -66,7 +66,7 @@ class DicePlugin:
         self.learn_size = learn_size
         self.checkers: Sequence[tuple[float, float, float]] = ()
         self._key: Optional[tuple] = None
-        self._scans: dict[Optional[float], Any] = {}
+        self._scans: dict[tuple[Optional[float], Optional[float]], Any] = {}
 
     def new_frame(self) -> None:
         """Forget the scan kept for "the same frame". :meth:`scan` recognises a frame by a 16x16
@@ -82,15 +82,18 @@ class DicePlugin:
 
     def scan(self, image_bgr: np.ndarray, field: Any, die_px: Optional[float] = None):
         """``(candidates, probabilities)`` of :meth:`vision.dice.DiceReader.scan` searched for dice of
-        ``die_px`` image pixels (``None``: the size the board implies), reused for the same frame."""
+        ``die_px`` image pixels (``None``: the size the board implies), reused for the same frame;
+        with the dice's size learned (``die_scale``) and a field, the dice's side goes with it
+        (:meth:`vision.dice.DiceReader.reread_small`)."""
         image_bgr = as_bgr(image_bgr)
         key = self._frame_key(image_bgr, field)
         if key != self._key:
             self._scans = {}
             self._key = key
-        if die_px not in self._scans:
-            self._scans[die_px] = self.reader.scan(image_bgr, field, die_px)
-        return self._scans[die_px]
+        side = None if self.die_scale is None or field is None else board_die_px(field, image_bgr.shape) * self.die_scale
+        if (die_px, side) not in self._scans:
+            self._scans[(die_px, side)] = self.reader.scan(image_bgr, field, die_px, side)
+        return self._scans[(die_px, side)]
 
     def dice(self, image_bgr: np.ndarray, field: Any = None) -> list[DieReading]:
         """Every die in the frame; with a ``field`` each is judged flat or cocked (reason, message)."""

@@ -96,6 +96,17 @@ class DiceSettings:
     --camera varied --dice-scatter --die-to-checker 0.3``, games 0-11): flat still frames read
     exactly 149 -> 151 of 166; ``dice_sizes.py --boards 60 --seed 6100``, ``dice_touching.py
     --boards 150 --seed 1100 --learn-size`` and render_roll_on_board seed 4242 unchanged;
+    ``field_small``, ``small_views``: with a registered board and the dice's side learned
+    (:mod:`vision.dice_size`), a candidate read as a die whose size is below ``field_small``
+    times that side is read again at the side times each of ``small_views``, centred on the
+    die's outline, and the surest reading kept when surer than the first
+    (:meth:`vision.dice.DiceReader.reread_small`; None: off); not when another die read lies
+    within the side (two touching dice). Checked on the validation games
+    (``bench_rendered_games.py --games 12 --style each --camera varied --dice-scatter``,
+    games 0-11, ``--die-to-checker`` 0.8 and 0.3: unchanged, flat dice exact 166/166 each) and
+    ``dice_touching.py --boards 150 --seed 1100 --learn-size`` (touching pairs 138/150 as
+    before; 136 without the touching guard); on the jumbo games looked at for it (seeds
+    1156-1167 and 1192-1203) flat dice exact 166 -> 167 of 174 and 168 -> 178 of 178;
     ``turn_cubes``: with a registered board, also read turned the unsure patches whose most likely
     class is the doubling cube (off: the cube network reads those itself, at four turns when
     unsure; measured on 400 rendered boards and the 9 board photos: the same dice, cocked calls and
@@ -204,4 +215,6 @@ class DiceSettings:
     field_large_sure: float = 0.9
     sibling_size: Optional[float] = 1.15
     sibling_views: tuple[float, ...] = (1.0, 1.25)
+    field_small: Optional[float] = 0.8
+    small_views: tuple[float, ...] = (1.0, 1.2, 1.4)
     field_ones: bool = True
