@@ -429,19 +429,24 @@ class DiceReader:
         return self._read_again(image, cands, probs, idx, die_px)
 
     def _read_again(self, image: np.ndarray, cands: list[Candidate], probs: np.ndarray, idx: Sequence[int],
-                    side: float, views: Sequence[float] = (1.0,)) -> tuple[list[Candidate], np.ndarray]:
+                    side: float, views: Sequence[float] = (1.0,),
+                    surer: bool = False) -> tuple[list[Candidate], np.ndarray]:
         """The candidates ``idx`` of ``cands`` read again cropped at ``side`` times each of
-        ``views`` (image pixels); a candidate's surest re-read replaces the first (in ``cands``,
-        changed in place, and in a copy of ``probs``) when one value reaches
-        :class:`DiceSettings` ``field_large_sure``."""
+        ``views`` (image pixels), centred on the die's outline (``outline_center`` when the
+        candidate was moved to its pip); a candidate's surest re-read replaces the first (in
+        ``cands``, changed in place, and in a copy of ``probs``) when one value reaches
+        :class:`DiceSettings` ``field_large_sure`` (``surer``: when its most likely value is more
+        probable than the first reading's)."""
         if not idx:
             return cands, probs
-        again = [dataclasses.replace(cands[k], size=side * z) for z in views for k in idx]
+        again = [dataclasses.replace(cands[k], center=cands[k].outline_center or cands[k].center, outline_center=None,
+                                     size=side * z) for z in views for k in idx]
         read = self.classify(image, again, wider=False).reshape(len(views), len(idx), -1)
         probs = probs.copy()
         for j, k in enumerate(idx):
             v = int(np.argmax(read[:, j, :6].max(axis=1)))
-            if read[v, j, :6].max() >= self.settings.field_large_sure:
+            best = read[v, j, :6].max()
+            if best > probs[k, :6].max() if surer else best >= self.settings.field_large_sure:
                 cands[k], probs[k] = again[v * len(idx) + j], read[v, j]
         return cands, probs
 
@@ -470,11 +475,13 @@ class DiceReader:
         ``die_side`` times each of ``small_views``, centred where the detector put the die's
         outline (a candidate moved to its pip, :meth:`recentre_ones`, goes back); the surest
         re-read replaces the first when its most likely value is more probable than the first
-        reading's; not when another die read lies within ``die_side`` (two dice lying against
-        each other, whose crops at that size take in the other). A large die's size is misjudged by the detector, trained on dice of 6-20
-        pixels at its input where a jumbo die is 17-20: a 2 turned 45 degrees is boxed between its
-        pips, and the crop, cut inside the pips, reads as no die, or as a 1 once moved to a pip. ``image`` (H, W, 3) uint8 BGR, ``probs`` (N, 8) as
-        :meth:`classify` returns; returns new lists, the inputs are not changed."""
+        reading's (:meth:`_read_again`); not when another die read lies within ``die_side`` (two
+        dice lying against each other, whose crops at that size take in the other). A large die's
+        size is misjudged by the detector, trained on dice of 6-20 pixels at its input where a
+        jumbo die is 17-20: a 2 turned 45 degrees is boxed between its pips, and the crop, cut
+        inside the pips, reads as no die, or as a 1 once moved to a pip. ``image`` (H, W, 3) uint8
+        BGR, ``probs`` (N, 8) as :meth:`classify` returns; returns new lists, the inputs are not
+        changed."""
         st = self.settings
         cands = list(cands)
         if st.field_small is None:
@@ -486,18 +493,7 @@ class DiceReader:
             return all(math.hypot(x - cands[j].center[0], y - cands[j].center[1]) >= die_side for j in read if j != k)
 
         idx = [k for k in read if cands[k].size < st.field_small * die_side and alone(k)]
-        if not idx:
-            return cands, probs
-        again = [dataclasses.replace(cands[k], center=cands[k].outline_center or cands[k].center, outline_center=None,
-                                     size=die_side * z) for z in st.small_views for k in idx]
-        views = self.classify(image, again, wider=False).reshape(len(st.small_views), len(idx), -1)
-        probs = probs.copy()
-        for j, k in enumerate(idx):
-            v = int(np.argmax(views[:, j, :6].max(axis=1)))
-            view = again[v * len(idx) + j]
-            if views[v, j, :6].max() > probs[k, :6].max():
-                cands[k], probs[k] = view, views[v, j]
-        return cands, probs
+        return self._read_again(image, cands, probs, idx, die_side, st.small_views, surer=True)
 
     def recentre_unread_ones(self, image: np.ndarray, cands: Sequence[Candidate],
                              probs: np.ndarray) -> tuple[list[Candidate], np.ndarray]:
