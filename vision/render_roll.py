@@ -214,8 +214,8 @@ def render_roll_on_board(rng: np.random.Generator, *, cocked_prob: float = 0.5,
     range (:func:`random_board_scene`); ``dice_styles``: the kinds of dice the roll's style is
     drawn from (one kind left out of training, or the only kind of an evaluation); ``wide``: the
     board of any colours and marks (:func:`random_board_scene`); ``under_share``: the chance that a
-    die is the colour of what it lies on (:func:`vision.render_dice.style_as_under`). With the
-    defaults the random numbers drawn are those drawn before these two options existed."""
+    die is the colour of what it lies on (:func:`vision.render_dice.style_as_under`). At their
+    defaults the two draw no random numbers: a seed renders the roll it renders without them."""
     scene = random_board_scene(rng, die_to_checker, wide)
     image, field, checkers = scene.image, scene.field, scene.checkers
     h, w = image.shape[:2]
