@@ -5,8 +5,9 @@ For each size band of the dice (their side over a checker's diameter: 0.3 small 
 0.45 tournament dice, 0.7-0.8 jumbo dice) ``--boards`` boards are rendered
 (:func:`vision.render_roll.render_roll_on_board` with ``die_to_checker``, half of the rolls with a
 cocked die, seeds from ``--seed`` on, never trained on; ``--wide``: boards of any colours and
-marks; ``--die-as-under``: that share of the dice the colour of what they lie on) and read as ``companion watch`` reads a
-frame (:meth:`vision.dice.DiceReader.scan`, :func:`vision.cocked.judge_scan`). Prints per band:
+marks; ``--die-as-under``: that share of the dice the colour of what they lie on) and read as
+``companion watch`` reads a frame (:meth:`vision.dice.DiceReader.scan`,
+:func:`vision.cocked.judge_scan`). Prints per band:
 dice found and value accuracy, flat rolls read exactly (both dice, their values, nothing else),
 cocked rolls caught (recall) and rolls called cocked that were (precision), cube values right;
 then the flat rolls read exactly per board style and per kind of dice, over every band.
