@@ -139,9 +139,9 @@ def test_learns_the_dice_shown_beside_the_board(opening, tmp_path):
     state = desk.state()
     assert state["state"] == "learned", state["error"]
     assert state["dice"]["die_scale"] == pytest.approx(0.7, rel=0.25), state["dice"]
-    from vision.dice_size import OWN_SIZE_BELOW
+    from vision.dice_size import own_size
 
-    assert state["dice"]["own_size"] is (state["dice"]["die_scale"] < OWN_SIZE_BELOW)
+    assert state["dice"]["own_size"] is own_size(state["dice"]["die_scale"])
     assert not state["dice"]["sets"] and "whose dice are whose not learned" in state["dice"]["note"]
     desk.save()
     assert json.loads(out.read_text())["die_scale"] == pytest.approx(state["dice"]["die_scale"], abs=1e-3)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from companion.observation import DieReading
-from vision.dice_size import OWN_SIZE_BELOW, DiceSizeError, board_die_px, learn_die_scale, search_die_px
+from vision.dice_size import OWN_SIZE_BELOW, OWN_SIZE_FROM, DiceSizeError, board_die_px, learn_die_scale, search_die_px
 from vision.profile import Profile, ProfileError
 from vision.render_touching import render_touching
 from vision.render_dice import RenderError
@@ -53,14 +53,17 @@ def test_no_die_to_measure_is_an_error(reader):
         learn_die_scale(sc.empty, sc.field, reader)
 
 
-def test_scale_is_clipped_and_only_small_dice_change_the_search():
+def test_small_and_jumbo_dice_are_searched_at_their_own_size():
     field = np.array([[100, 100], [1100, 100], [1100, 650], [100, 650]], float)
     board = board_die_px(field, (720, 1280, 3))
     assert board == pytest.approx(1000 / 30)
     assert search_die_px(field, (720, 1280, 3), 0.7) == pytest.approx(0.7 * board)
-    assert search_die_px(field, (720, 1280, 3), 1.4) is None
-    assert search_die_px(field, (720, 1280, 3), OWN_SIZE_BELOW) is None  # near a tournament die: the board's
+    assert search_die_px(field, (720, 1280, 3), 1.1) is None  # near a tournament die: the board's
+    assert search_die_px(field, (720, 1280, 3), OWN_SIZE_BELOW) is None
     assert search_die_px(field, (720, 1280, 3), OWN_SIZE_BELOW - 0.01) is not None
+    assert search_die_px(field, (720, 1280, 3), OWN_SIZE_FROM - 0.01) is None
+    assert search_die_px(field, (720, 1280, 3), OWN_SIZE_FROM) == pytest.approx(OWN_SIZE_FROM * board)
+    assert search_die_px(field, (720, 1280, 3), 1.7) == pytest.approx(1.7 * board)
     assert search_die_px(field, (720, 1280, 3), None) is None
     assert search_die_px(None, (720, 1280, 3), 0.7) is None
 
@@ -184,3 +187,33 @@ def test_watch_learns_the_dice_size_on_the_first_flat_pair(tmp_path):
 
     stills = make_frame_reader(corners=corners, register_each_frame=True)
     assert stills.dice_plugin.learn_size is False
+
+
+def test_watch_learns_jumbo_dice_whose_two_is_missed_at_the_board_size(tmp_path):
+    """A rendered game's opening roll with jumbo dice (0.8 of a checker, game 1238 of
+    ``benchmarks/bench_rendered_games.py``): at the board's die size the detector boxes the 2 at a
+    pip and the frame reads one die, the 6. The frame reader looks again at jumbo dice's size,
+    reads the pair 6-2, learns their size (jumbo: searched at their own size from then on) and
+    reads the same frame again at it."""
+    from companion.demo import demo_corners_arg, game_camera, render_script
+    from companion.scripted_game import random_game
+    from vision.dice import DiceReader
+    from vision.dice_plugin import DicePlugin
+    from vision.reader import load_image
+    from vision.registration import field_from_corners, parse_corners
+
+    game = 1238
+    script = random_game(1000 + game, match_length=5, illegal_rate=0.3, cocked_rate=0.2, max_turns=4)
+    script = dataclasses.replace(script, scenes=script.scenes[:3])
+    pose, lighting = game_camera(1000 + game)
+    render_script(script, tmp_path, die_to_checker=0.8, style="fmgammon", pose=pose, lighting=lighting,
+                  dice_scatter=1000 + game)
+    image = load_image(tmp_path / "frame00007.jpg")
+    field = field_from_corners(parse_corners(demo_corners_arg(pose=pose)), (image.shape[1], image.shape[0]))
+    assert sorted(d.value for d in script.scenes[2].dice) == [2, 6]
+    assert [d.value for d in DiceReader().read(image, field)] == [6]  # the 2 is missed at the board's size
+    plugin = DicePlugin(learn_size=True)
+    assert sorted(d.value for d in plugin.dice(image, field) if not d.cocked) == [2, 6]
+    assert plugin.die_scale is not None and plugin.die_scale >= OWN_SIZE_FROM
+    assert search_die_px(field, image.shape, plugin.die_scale) == pytest.approx(
+        plugin.die_scale * board_die_px(field, image.shape))

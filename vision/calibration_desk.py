@@ -199,18 +199,18 @@ class CalibrationDesk:
     def _learned_dice(self, profile: Any) -> tuple[Any, dict[str, Any]]:
         """``profile`` with the dice learned from the frame, and what the page says of them:
         ``{"die_scale", "own_size", "sets", "note"}`` (``own_size``: the dice are searched at their
-        own size, :data:`vision.dice_size.OWN_SIZE_BELOW`; ``note``: why the sets, or the dice, were
+        own size, :func:`vision.dice_size.own_size`; ``note``: why the sets, or the dice, were
         not learned). A frame without dice keeps the board's calibration: the dice are then not
         learned."""
         from vision.calibrate import CalibrationError, learn_dice
-        from vision.dice_size import OWN_SIZE_BELOW
+        from vision.dice_size import own_size
 
         self._progress("learning the dice", 1.0)
         try:
             profile, note = learn_dice(self.image, profile)
         except CalibrationError as exc:
             return profile, {"die_scale": None, "own_size": False, "sets": False, "note": f"dice not learned: {exc}"}
-        return profile, {"die_scale": round(float(profile.die_scale), 3), "own_size": profile.die_scale < OWN_SIZE_BELOW,
+        return profile, {"die_scale": round(float(profile.die_scale), 3), "own_size": own_size(profile.die_scale),
                          "sets": profile.dice_sets is not None, "note": note}
 
     def wait(self, timeout: Optional[float] = None) -> bool:

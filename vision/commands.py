@@ -361,9 +361,9 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         sets = profile.dice_sets.to_dict()
         print(f"dice sets (Lab): bottom {sets['bottom']}, top {sets['top']}")
     if profile.die_scale is not None:
-        from vision.dice_size import OWN_SIZE_BELOW
+        from vision.dice_size import own_size
 
         print(f"dice size: {profile.die_scale:.2f} x a tournament die on this board"
-              + (" (searched at their own size)" if profile.die_scale < OWN_SIZE_BELOW else ""))
+              + (" (searched at their own size)" if own_size(profile.die_scale) else ""))
     print(f"profile written to {out}", file=sys.stderr)
     return 0

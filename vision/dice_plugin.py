@@ -12,14 +12,14 @@ is kept on the instance) and judges cocked dice with :func:`vision.cocked.judge_
 ``dice_sets`` (:class:`vision.dice_sets.DiceSets`, a board profile's): every die gets the
 ``owner`` whose set its colour is nearer, and the other player's set is not judged as the roll.
 ``die_scale`` (a board profile's, :mod:`vision.dice_size`): dice clearly smaller than a tournament
-die (:data:`vision.dice_size.OWN_SIZE_BELOW`) are searched at their own size (a second detector
-pass; the cube is searched at the board's size), and judged for tilt at that size at least
-(:func:`vision.cocked.roll_sizes`).
+die and jumbo dice (:func:`vision.dice_size.own_size`) are searched at their own size (a second
+detector pass; the cube is searched at the board's size), and judged for tilt at that size at
+least (:func:`vision.cocked.roll_sizes`).
 ``learn_size`` (``companion watch`` without a profile's ``die_scale``): the dice's size is learned
 from the first registered frame that shows a flat pair (:func:`vision.dice_size.shows_flat_pair`),
 measured as ``companion calibrate --learn-dice`` measures it, and kept for the frames after it.
 Until then a frame that shows fewer than two dice at the board's size is searched again at small
-dice's size, where a flat pair is taken as the roll (:meth:`DicePlugin._small_pair`).
+and at jumbo dice's size, where a flat pair is taken as the roll (:meth:`DicePlugin._other_pair`).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from vision.cocked import CockedRules, TiltModel, judge_scan
 from vision.cube import CubeReader, cube_from_scan
 from vision.dice import DiceReader, as_bgr
 from vision.dice_sets import DiceSets, with_owners
-from vision.dice_size import FINE_SCALE, board_die_px, learn_die_scale, search_die_px, shows_flat_pair
+from vision.dice_size import FINE_SCALE, LARGE_SCALE, board_die_px, learn_die_scale, search_die_px, shows_flat_pair
 
 
 class DicePlugin:
@@ -107,7 +107,7 @@ class DicePlugin:
                           checkers=self.checkers, rules=self.rules, tilt_model=self.tilt, dice_sets=self.dice_sets,
                           die_px=die_px)
         if self.learn_size and self.die_scale is None and len(dice) < 2:
-            dice = self._small_pair(image, field, dice)
+            dice = self._other_pair(image, field, dice)
         if self.learn_size and self.die_scale is None and shows_flat_pair(dice):
             # the pair's boxes are measured, so a scale always comes back (no DiceSizeError)
             self.die_scale = learn_die_scale(image, field, self.reader, board_dice=dice)
@@ -117,19 +117,24 @@ class DicePlugin:
                 return self.dice(image, field)  # small dice: this frame read at their size too
         return dice
 
-    def _small_pair(self, image: np.ndarray, field: Any, dice: list[DieReading]) -> list[DieReading]:
+    def _other_pair(self, image: np.ndarray, field: Any, dice: list[DieReading]) -> list[DieReading]:
         """Before the dice's size is learned: ``dice`` (fewer than two, read at the board's die
-        size) or, when a search at small dice's size (:data:`vision.dice_size.FINE_SCALE` times
-        the board's die; travel dice are then 12-18 pixels at the detector's input) shows a flat
-        pair (:func:`vision.dice_size.shows_flat_pair`), that pair. ``image`` (H, W, 3) uint8 BGR,
-        ``field`` the registered board. Searched at the board's size, travel dice are 6-7 pixels at
-        the detector's input, where a die the colour of what it lies on can be missed: the opening
-        roll, one die on each side, would show one die, which is not a roll."""
-        small_px = board_die_px(field, image.shape) * FINE_SCALE
-        cands, probs = self.scan(image, field, small_px)
-        small = judge_scan(image, cands, probs, self.reader, field, roller=self.roller, checkers=self.checkers,
-                           rules=self.rules, tilt_model=self.tilt, dice_sets=self.dice_sets, die_px=small_px)
-        return small if shows_flat_pair(small) else dice
+        size) or the first flat pair (:func:`vision.dice_size.shows_flat_pair`) that a search at
+        small dice's size (:data:`vision.dice_size.FINE_SCALE` times the board's die; travel dice
+        are then 12-18 pixels at the detector's input) or at jumbo dice's
+        (:data:`vision.dice_size.LARGE_SCALE`) shows. ``image`` (H, W, 3) uint8 BGR, ``field``
+        the registered board. Searched at the board's size, travel dice are 6-7 pixels at the
+        detector's input, where a die the colour of what it lies on can be missed, and a jumbo
+        die's 2 is boxed at a pip and read as no die: the opening roll, one die on each side,
+        would show one die, which is not a roll."""
+        for scale in (FINE_SCALE, LARGE_SCALE):
+            px = board_die_px(field, image.shape) * scale
+            cands, probs = self.scan(image, field, px)
+            pair = judge_scan(image, cands, probs, self.reader, field, roller=self.roller, checkers=self.checkers,
+                              rules=self.rules, tilt_model=self.tilt, dice_sets=self.dice_sets, die_px=px)
+            if shows_flat_pair(pair):
+                return pair
+        return dice
 
     def cube(self, image_bgr: np.ndarray, field: Any = None) -> Optional[CubeReading]:
         """The doubling cube in the frame, or ``None``; always searched at the size the board

@@ -6,17 +6,21 @@ dice, 0.3-0.45 of a checker's diameter) are then only 6-7 pixels at the detector
 of them lying against each other merge into one. ``companion calibrate --learn-dice`` measures the
 dice shown on the calibration frame and stores their side as a multiple of the board's size
 (``die_scale`` in the profile); dice clearly smaller than a tournament die
-(:data:`OWN_SIZE_BELOW`) are then searched at their own size. Larger dice are left at the board's
-size: the detector reads jumbo dice there (trained on dice of 0.28-0.85 of a checker), and reading
-them at their own size loses some. ``companion watch`` learns the size the same way on the first
-flat pair of a game when no profile gives it (:func:`shows_flat_pair`,
-:class:`vision.dice_plugin.DicePlugin`).
+(:data:`OWN_SIZE_BELOW`) and jumbo dice (:data:`OWN_SIZE_FROM`) are then searched at their own
+size (:func:`search_die_px`); dice near a tournament die's size are searched at the board's.
+``companion watch`` learns the size the same way on the first flat pair of a game when no profile
+gives it (:func:`shows_flat_pair`, :class:`vision.dice_plugin.DicePlugin`); until then a frame
+that shows fewer than two dice is searched again at :data:`FINE_SCALE` and :data:`LARGE_SCALE`
+times the board's die for a flat pair.
 
 On 150 validation boards (``python benchmarks/dice_touching.py --boards 150 --seed 1100
 --learn-size``: the size learned from each board's dice lying apart, then the board read with
-them touching), two touching dice read exactly 137 -> 140 of 150 (those of 0.30-0.45 of a checker
-35 -> 38 of 45), nothing lost at any size or with the dice apart or alone. Searching every size at
-its true size instead loses 3 of 38 jumbo pairs apart and 3 of 38 jumbo dice alone.
+them touching, apart and alone), touching dice read exactly 136 of 150 with the size learned
+(those of 0.30-0.45 of a checker 37 of 45, against 36 at the board's size), apart 146 and alone
+147; with jumbo dice searched at the board's size as well, 138, 146 and 148. On the rendered
+games' jumbo dice (0.8 of a checker, ``benchmarks/bench_rendered_games.py --dice-scatter
+--die-to-checker 0.8``, the 48 games looked at for it: ``--first`` 1156, 1192, 1228 and 1240) the
+flat pairs of still scenes read wrong 27 times at the board's size and 4 times at their own.
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ SMALL_BELOW = 0.95
 
 
 #: Dice learned below this scale are searched at their own size (:func:`search_die_px`); larger
-#: ones at the board's. A learned scale is often a tenth off and more (the rendered games' first
+#: ones at the board's, up to :data:`OWN_SIZE_FROM`. A learned scale is often a tenth off and more (the rendered games' first
 #: flat pair, games 0-11 of ``bench_rendered_games.py --dice-scatter``: dice of 0.69 of the
 #: board's die measured 0.63-0.76, dice of 0.92 measured 0.80-1.02). Searched at a size under
 #: theirs, dice are boxed tight and a flat die may be called tilted, while the board's size reads
@@ -55,6 +59,15 @@ SMALL_BELOW = 0.95
 #: with the size learned (``benchmarks/dice_touching.py --boards 150 --seed 1100 --learn-size``):
 #: 143 -> 140 of 150.
 OWN_SIZE_BELOW = 0.8
+#: Dice learned at this scale or more (jumbo dice) are searched at their own size too. At the
+#: board's size a jumbo die is 17-20 pixels at the detector's input, the top of the sizes it was
+#: trained on (6-20): it boxes a 2 or a 1 at a pip, 0.6-0.8 of the die, and the crop there reads as
+#: no die. The learned side of jumbo dice is 0.8-0.9 of their true side (their boxes), which puts
+#: them near 12 pixels at the detector's input when searched at it.
+OWN_SIZE_FROM = 1.3
+#: Before the dice's size is learned, a frame that shows fewer than two dice is searched again at
+#: this size (times the board's die) for jumbo dice (and at :data:`FINE_SCALE` for small ones).
+LARGE_SCALE = 1.5
 #: During a game (``companion watch`` without a learned size) the dice's size is learned from the
 #: first frame that shows a flat pair (:func:`shows_flat_pair`): exactly two dice, none cocked,
 #: each read at this probability or more...
@@ -106,11 +119,17 @@ def learn_die_scale(image_bgr: np.ndarray, field: Any, reader: Any = None,
     return float(np.clip(got, *SCALE_RANGE))
 
 
+def own_size(die_scale: Optional[float]) -> bool:
+    """Whether dice of the learned ``die_scale`` (times the board's die; None: not learned) are
+    searched at their own size: below :data:`OWN_SIZE_BELOW` or from :data:`OWN_SIZE_FROM` up."""
+    return die_scale is not None and not OWN_SIZE_BELOW <= die_scale < OWN_SIZE_FROM
+
+
 def search_die_px(field: Any, image_shape: tuple[int, ...], die_scale: Optional[float]) -> Optional[float]:
     """The die side (image pixels) to search a registered frame at: the learned ``die_scale`` times
-    the board's die when the dice are below :data:`OWN_SIZE_BELOW` of it, else ``None`` (the
-    board's size, :meth:`vision.dice.DiceReader.scan`'s default)."""
-    if die_scale is None or field is None or die_scale >= OWN_SIZE_BELOW:
+    the board's die when the dice are searched at their own size (:func:`own_size`), else ``None``
+    (the board's size, :meth:`vision.dice.DiceReader.scan`'s default)."""
+    if field is None or not own_size(die_scale):
         return None
     return board_die_px(field, image_shape) * die_scale
 
