@@ -35,7 +35,7 @@ from vision.cocked import CockedRules, TiltModel, judge_scan
 from vision.cube import CubeReader, cube_from_scan
 from vision.dice import DiceReader, as_bgr
 from vision.dice_sets import DiceSets, with_owners
-from vision.dice_size import FINE_SCALE, LARGE_SCALE, board_die_px, learn_die_scale, search_die_px, shows_flat_pair
+from vision.dice_size import FINE_SCALE, OWN_SIZE_FROM, board_die_px, learn_die_scale, search_die_px, shows_flat_pair
 
 
 class DicePlugin:
@@ -122,12 +122,12 @@ class DicePlugin:
         size) or the first flat pair (:func:`vision.dice_size.shows_flat_pair`) that a search at
         small dice's size (:data:`vision.dice_size.FINE_SCALE` times the board's die; travel dice
         are then 12-18 pixels at the detector's input) or at jumbo dice's
-        (:data:`vision.dice_size.LARGE_SCALE`) shows. ``image`` (H, W, 3) uint8 BGR, ``field``
+        (:data:`vision.dice_size.OWN_SIZE_FROM`) shows. ``image`` (H, W, 3) uint8 BGR, ``field``
         the registered board. Searched at the board's size, travel dice are 6-7 pixels at the
         detector's input, where a die the colour of what it lies on can be missed, and a jumbo
         die's 2 is boxed at a pip and read as no die: the opening roll, one die on each side,
         would show one die, which is not a roll."""
-        for scale in (FINE_SCALE, LARGE_SCALE):
+        for scale in (FINE_SCALE, OWN_SIZE_FROM):
             px = board_die_px(field, image.shape) * scale
             cands, probs = self.scan(image, field, px)
             pair = judge_scan(image, cands, probs, self.reader, field, roller=self.roller, checkers=self.checkers,

@@ -10,7 +10,7 @@ dice shown on the calibration frame and stores their side as a multiple of the b
 size (:func:`search_die_px`); dice near a tournament die's size are searched at the board's.
 ``companion watch`` learns the size the same way on the first flat pair of a game when no profile
 gives it (:func:`shows_flat_pair`, :class:`vision.dice_plugin.DicePlugin`); until then a frame
-that shows fewer than two dice is searched again at :data:`FINE_SCALE` and :data:`LARGE_SCALE`
+that shows fewer than two dice is searched again at :data:`FINE_SCALE` and :data:`OWN_SIZE_FROM`
 times the board's die for a flat pair.
 
 On 150 validation boards (``python benchmarks/dice_touching.py --boards 150 --seed 1100
@@ -64,10 +64,12 @@ OWN_SIZE_BELOW = 0.8
 #: trained on (6-20): it boxes a 2 or a 1 at a pip, 0.6-0.8 of the die, and the crop there reads as
 #: no die. The learned side of jumbo dice is 0.8-0.9 of their true side (their boxes), which puts
 #: them near 12 pixels at the detector's input when searched at it.
-OWN_SIZE_FROM = 1.3
 #: Before the dice's size is learned, a frame that shows fewer than two dice is searched again at
-#: this size (times the board's die) for jumbo dice (and at :data:`FINE_SCALE` for small ones).
-LARGE_SCALE = 1.5
+#: this size for jumbo dice too (and at :data:`FINE_SCALE` for small ones): the opening rolls of
+#: two validation games (``bench_rendered_games.py --first 1228 --die-to-checker 0.8``, games 1237
+#: and 1238, one die seen at the board's size) read there at 0.91-0.99; at 1.5 times the board's
+#: die one of 1237's 1-1 reads at 0.70, below :data:`PAIR_CONFIDENCE`: no pair.
+OWN_SIZE_FROM = 1.3
 #: During a game (``companion watch`` without a learned size) the dice's size is learned from the
 #: first frame that shows a flat pair (:func:`shows_flat_pair`): exactly two dice, none cocked,
 #: each read at this probability or more...
