@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from companion.bus import EventBus
-    from companion.scripted_game import comparable, expected_comparable, observations, random_game
+    from companion.scripted_game import accusation_counts, comparable, expected_comparable, observations, random_game
     from companion.session import Session
     from companion.stability import StabilitySettings
 
@@ -65,13 +65,12 @@ def main(argv: list[str] | None = None) -> int:
                 per_frame.append((time.perf_counter() - t) * 1e6)
             got, expected = comparable(events), expected_comparable(script)
             equal += got == expected
-            exp_illegal = sum(1 for e in expected if e.get("verdict") == "illegal")
-            got_illegal = sum(1 for e in got if e.get("verdict") == "illegal")
-            totals["illegal_plays"] += exp_illegal
+            caught, false, missed = accusation_counts(got, expected)
+            totals["illegal_plays"] += caught + missed
             totals["verdicts_expected"] += sum(1 for e in expected if e["type"] == "verdict")
-            totals["accusations"] += got_illegal
-            totals["false_accusations"] += max(0, got_illegal - exp_illegal)
-            totals["missed_illegal"] += max(0, exp_illegal - got_illegal)
+            totals["accusations"] += caught + false
+            totals["false_accusations"] += false
+            totals["missed_illegal"] += missed
             # "position changed" is an accusation too; the scripts never move a checker out of turn
             totals["false_position_changed"] += sum(1 for e in got if e.get("verdict") == "position_changed")
         per_frame.sort()

@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     import cv2
 
     from companion.demo import DEMO_LAYOUT, demo_corners_arg, game_camera, render_script
-    from companion.scripted_game import comparable, expected_comparable, verdict_stream
+    from companion.scripted_game import accusation_counts, comparable, expected_comparable, verdict_stream
 
     totals = {"games": args.games, "decisions_equal": 0, "all_events_equal": 0, "illegal_plays": 0,
               "accusations": 0, "false_accusations": 0, "missed_illegal": 0, "verdicts": 0,
@@ -231,12 +231,11 @@ def main(argv: list[str] | None = None) -> int:
                 k = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b), min(len(got), len(expected)))
                 all_differ.append({"game": g, "seed": 1000 + g, "style": style, "index": k, "got": got[k:k + 2],
                                    "expected": expected[k:k + 2]})
-            ill = sum(1 for e in expected if e.get("verdict") == "illegal")
-            acc = sum(1 for e in got if e.get("verdict") == "illegal")
-            totals["illegal_plays"] += ill
-            totals["accusations"] += acc
-            totals["false_accusations"] += max(0, acc - ill)
-            totals["missed_illegal"] += max(0, ill - acc)
+            caught, false, missed = accusation_counts(got, expected)
+            totals["illegal_plays"] += caught + missed
+            totals["accusations"] += caught + false
+            totals["false_accusations"] += false
+            totals["missed_illegal"] += missed
             totals["verdicts"] += sum(1 for e in expected if e["type"] == "verdict")
             totals["rolls_expected"] += sum(1 for e in expected if e["type"] == "roll")
             called = 0

@@ -161,7 +161,8 @@ def main(argv: list[str] | None = None) -> int:
     from companion.bus import EventBus
     from companion.commands.watch import _make_reader
     from companion.demo import demo_corners_arg, render_scene
-    from companion.scripted_game import comparable, expected_comparable, observations, random_game, verdict_stream
+    from companion.scripted_game import (accusation_counts, comparable, expected_comparable, observations, random_game,
+                                         verdict_stream)
     from companion.session import Session
     from vision.sources import Frame, FrameGrabber
 
@@ -264,9 +265,8 @@ def main(argv: list[str] | None = None) -> int:
 
     got = comparable([e for _, e in events])
     expected = expected_comparable(script)
-    accused = sum(1 for e in got if e.get("verdict") == "illegal")
-    truly_illegal = sum(1 for e in expected if e.get("verdict") == "illegal")
-    false_accusations = max(0, accused - truly_illegal)
+    caught, false_accusations, missed = accusation_counts(got, expected)
+    accused, truly_illegal = caught + false_accusations, caught + missed
     figures = {
         "frames": len(frames),
         "size": [w, h],

@@ -417,6 +417,28 @@ def verdict_stream(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return [e for e in events if e["type"] in VERDICT_STREAM]
 
 
+def accusation_counts(got: Sequence[dict[str, Any]], expected: Sequence[dict[str, Any]]) -> tuple[int, int, int]:
+    """``(caught, false, missed)`` illegal plays of a run: its :func:`comparable` events
+    ``got`` against the truth ``expected`` (:func:`expected_comparable`). The two decision
+    streams (:func:`verdict_stream`) are aligned (``difflib.SequenceMatcher``; decisions that
+    differ in place pair up one for one): an "illegal" verdict paired with an illegal play
+    caught it; any other "illegal" verdict is a false accusation, and an illegal play paired
+    with no "illegal" verdict was missed. Counting only totals would let a false accusation
+    and a missed illegal play of one game cancel out."""
+    import difflib
+    import json
+
+    a, b = verdict_stream(got), verdict_stream(expected)
+    key = [json.dumps(e, sort_keys=True) for e in a], [json.dumps(e, sort_keys=True) for e in b]
+    caught = 0
+    for _, i1, i2, j1, j2 in difflib.SequenceMatcher(None, *key, autojunk=False).get_opcodes():
+        for i, j in zip(range(i1, i2), range(j1, j2)):
+            caught += a[i].get("verdict") == "illegal" and b[j].get("verdict") == "illegal"
+    accused = sum(1 for e in a if e.get("verdict") == "illegal")
+    illegal = sum(1 for e in b if e.get("verdict") == "illegal")
+    return caught, accused - caught, illegal - caught
+
+
 def expected_comparable(script: Script) -> list[dict[str, Any]]:
     """:attr:`Script.expected` reduced like :func:`comparable` (an opening roll's
     player is whoever moves first; a tie names player 0)."""

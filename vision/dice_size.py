@@ -66,9 +66,9 @@ OWN_SIZE_BELOW = 0.8
 #: them near 12 pixels at the detector's input when searched at it.
 #: Before the dice's size is learned, a frame that shows fewer than two dice is searched again at
 #: this size for jumbo dice too (and at :data:`FINE_SCALE` for small ones): the opening rolls of
-#: two validation games (``bench_rendered_games.py --first 1228 --die-to-checker 0.8``, games 1237
-#: and 1238, one die seen at the board's size) read there at 0.91-0.99; at 1.5 times the board's
-#: die one of 1237's 1-1 reads at 0.70, below :data:`PAIR_CONFIDENCE`: no pair.
+#: two validation games (``bench_rendered_games.py --first 1228 --die-to-checker 0.8``, seeds 2237
+#: and 2238, one die seen at the board's size) read there at 0.91-0.99; at 1.5 times the board's
+#: die one of 2237's 1-1 reads at 0.70, below :data:`PAIR_CONFIDENCE`: no pair.
 OWN_SIZE_FROM = 1.3
 #: During a game (``companion watch`` without a learned size) the dice's size is learned from the
 #: first frame that shows a flat pair (:func:`shows_flat_pair`): exactly two dice, none cocked,
