@@ -217,3 +217,31 @@ def test_watch_learns_jumbo_dice_whose_two_is_missed_at_the_board_size(tmp_path)
     assert plugin.die_scale is not None and plugin.die_scale >= OWN_SIZE_FROM
     assert search_die_px(field, image.shape, plugin.die_scale) == pytest.approx(
         plugin.die_scale * board_die_px(field, image.shape))
+
+
+def test_jumbo_dice_are_read_from_their_own_size_and_from_the_board_size(tmp_path):
+    """Dice learned at 1.33 times the board's die (a rendered game with the demo's dice, game 261
+    of ``benchmarks/bench_rendered_games.py``): searched at their own size, a red 1 turned 45
+    degrees on a white point is boxed inside its outline and read as no die, while the search at
+    the board's size (the cube's) reads it; the plug-in reads the roll from both."""
+    from companion.demo import demo_corners_arg, game_camera, render_script
+    from companion.scripted_game import random_game
+    from vision.dice import DiceReader
+    from vision.dice_plugin import DicePlugin
+    from vision.reader import load_image
+    from vision.registration import field_from_corners, parse_corners
+
+    game = 261
+    script = random_game(1000 + game, match_length=5, illegal_rate=0.3, cocked_rate=0.2, max_turns=4)
+    script = dataclasses.replace(script, scenes=script.scenes[:5])
+    pose, lighting = game_camera(1000 + game)
+    render_script(script, tmp_path, style="green", pose=pose, lighting=lighting, dice_scatter=1000 + game)
+    image = load_image(tmp_path / "frame00014.jpg")
+    field = field_from_corners(parse_corners(demo_corners_arg(pose=pose)), (image.shape[1], image.shape[0]))
+    assert sorted(d.value for d in script.scenes[4].dice) == [1, 3]
+    scale = 1.3342527490216918  # as watch learned it on this game's first flat pair
+    own = search_die_px(field, image.shape, scale)
+    assert own is not None
+    assert [d.value for d in DiceReader().read(image, field, die_px=own)] == [3]  # the 1 is missed
+    plugin = DicePlugin(die_scale=scale)
+    assert sorted(d.value for d in plugin.dice(image, field) if not d.cocked) == [1, 3]

@@ -14,7 +14,9 @@ is kept on the instance) and judges cocked dice with :func:`vision.cocked.judge_
 ``die_scale`` (a board profile's, :mod:`vision.dice_size`): dice clearly smaller than a tournament
 die and jumbo dice (:func:`vision.dice_size.own_size`) are searched at their own size (a second
 detector pass; the cube is searched at the board's size), and judged for tilt at that size at
-least (:func:`vision.cocked.roll_sizes`).
+least (:func:`vision.cocked.roll_sizes`). Jumbo dice are read from both passes, the surer reading
+of a die kept (:meth:`vision.dice.DiceReader.dice_from_scan`): each size reads some dice the other
+misses.
 ``learn_size`` (``companion watch`` without a profile's ``die_scale``): the dice's size is learned
 from the first registered frame that shows a flat pair (:func:`vision.dice_size.shows_flat_pair`),
 measured as ``companion calibrate --learn-dice`` measures it, and kept for the frames after it.
@@ -100,6 +102,10 @@ class DicePlugin:
         image = as_bgr(image_bgr)
         die_px = search_die_px(field, image.shape, self.die_scale)
         cands, probs = self.scan(image, field, die_px)
+        if die_px is not None and field is not None and die_px >= board_die_px(field, image.shape):
+            # jumbo dice: the cube's scan, at the board's size, reads some dice that their own misses
+            more, more_probs = self.scan(image, field)
+            cands, probs = list(cands) + list(more), np.vstack([probs, more_probs])
         if field is None:
             dice = self.reader.free_photo_dice(image, cands, probs, self.reader.dice_from_scan(cands, probs))
             return with_owners(image, dice, self.dice_sets)

@@ -7,7 +7,8 @@ of them lying against each other merge into one. ``companion calibrate --learn-d
 dice shown on the calibration frame and stores their side as a multiple of the board's size
 (``die_scale`` in the profile); dice clearly smaller than a tournament die
 (:data:`OWN_SIZE_BELOW`) and jumbo dice (:data:`OWN_SIZE_FROM`) are then searched at their own
-size (:func:`search_die_px`); dice near a tournament die's size are searched at the board's.
+size (:func:`search_die_px`; jumbo dice at the board's as well); dice near a tournament die's
+size are searched at the board's.
 ``companion watch`` learns the size the same way on the first flat pair of a game when no profile
 gives it (:func:`shows_flat_pair`, :class:`vision.dice_plugin.DicePlugin`); until then a frame
 that shows fewer than two dice is searched again at :data:`FINE_SCALE` and :data:`OWN_SIZE_FROM`
@@ -15,12 +16,14 @@ times the board's die for a flat pair.
 
 On 150 validation boards (``python benchmarks/dice_touching.py --boards 150 --seed 1100
 --learn-size``: the size learned from each board's dice lying apart, then the board read with
-them touching, apart and alone), touching dice read exactly 136 of 150 with the size learned
-(those of 0.30-0.45 of a checker 37 of 45, against 36 at the board's size), apart 146 and alone
-147; with jumbo dice searched at the board's size as well, 138, 146 and 148. On the rendered
-games' jumbo dice (0.8 of a checker, ``benchmarks/bench_rendered_games.py --dice-scatter
---die-to-checker 0.8``, the 48 games looked at for it: ``--first`` 1156, 1192, 1228 and 1240) the
-flat pairs of still scenes read wrong 27 times at the board's size and 4 times at their own.
+them touching, apart and alone), touching dice read exactly 139 of 150 with the size learned
+(those of 0.30-0.45 of a checker 37 of 45, against 36 at the board's size), apart 147 and alone
+148. Jumbo dice (:data:`OWN_SIZE_FROM`) are read from their own size and the board's
+(:meth:`vision.dice_plugin.DicePlugin.dice`): at their own size alone, 136, 146 and 147; at the
+board's alone, 138, 146 and 148. On the rendered games' jumbo dice (0.8 of a checker,
+``benchmarks/bench_rendered_games.py --dice-scatter --die-to-checker 0.8``, the 48 games looked at
+for it: ``--first`` 1156, 1192, 1228 and 1240) the flat pairs of still scenes read wrong 27 times
+at the board's size, 3 times at their own and never at both.
 """
 
 from __future__ import annotations
@@ -59,11 +62,11 @@ SMALL_BELOW = 0.95
 #: with the size learned (``benchmarks/dice_touching.py --boards 150 --seed 1100 --learn-size``):
 #: 143 -> 140 of 150.
 OWN_SIZE_BELOW = 0.8
-#: Dice learned at this scale or more (jumbo dice) are searched at their own size too. At the
-#: board's size a jumbo die is 17-20 pixels at the detector's input, the top of the sizes it was
-#: trained on (6-20): it boxes a 2 or a 1 at a pip, 0.6-0.8 of the die, and the crop there reads as
-#: no die. The learned side of jumbo dice is 0.8-0.9 of their true side (their boxes), which puts
-#: them near 12 pixels at the detector's input when searched at it.
+#: Dice learned at this scale or more (jumbo dice) are searched at their own size too, besides the
+#: board's. At the board's size a jumbo die is 17-20 pixels at the detector's input, the top of the
+#: sizes it was trained on (6-20): it boxes a 2 or a 1 at a pip, 0.6-0.8 of the die, and the crop
+#: there reads as no die. The learned side of jumbo dice is 0.8-0.9 of their true side (their
+#: boxes), which puts them near 12 pixels at the detector's input when searched at it.
 #: Before the dice's size is learned, a frame that shows fewer than two dice is searched again at
 #: this size for jumbo dice too (and at :data:`FINE_SCALE` for small ones): the opening rolls of
 #: two validation games (``bench_rendered_games.py --first 1228 --die-to-checker 0.8``, seeds 2237
