@@ -102,7 +102,7 @@ class DicePlugin:
         image = as_bgr(image_bgr)
         die_px = search_die_px(field, image.shape, self.die_scale)
         cands, probs = self.scan(image, field, die_px)
-        if die_px is not None and field is not None and die_px >= board_die_px(field, image.shape):
+        if die_px is not None and self.die_scale >= OWN_SIZE_FROM:
             # jumbo dice: the cube's scan, at the board's size, reads some dice that their own misses
             more, more_probs = self.scan(image, field)
             cands, probs = list(cands) + list(more), np.vstack([probs, more_probs])
@@ -120,7 +120,7 @@ class DicePlugin:
             logging.getLogger(__name__).info("dice size learned: %.2f x a tournament die on this board",
                                              self.die_scale)
             if search_die_px(field, image.shape, self.die_scale) is not None:
-                return self.dice(image, field)  # small dice: this frame read at their size too
+                return self.dice(image, field)  # small or jumbo dice: this frame read at their size too
         return dice
 
     def _other_pair(self, image: np.ndarray, field: Any, dice: list[DieReading]) -> list[DieReading]:

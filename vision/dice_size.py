@@ -52,9 +52,9 @@ SMALL_BELOW = 0.95
 
 
 #: Dice learned below this scale are searched at their own size (:func:`search_die_px`); larger
-#: ones at the board's, up to :data:`OWN_SIZE_FROM`. A learned scale is often a tenth off and more (the rendered games' first
-#: flat pair, games 0-11 of ``bench_rendered_games.py --dice-scatter``: dice of 0.69 of the
-#: board's die measured 0.63-0.76, dice of 0.92 measured 0.80-1.02). Searched at a size under
+#: ones at the board's, up to :data:`OWN_SIZE_FROM`. A learned scale is often a tenth off and more
+#: (the rendered games' first flat pair, games 0-11 of ``bench_rendered_games.py --dice-scatter``:
+#: dice of 0.69 of the board's die measured 0.63-0.76, dice of 0.92 measured 0.80-1.02). Searched at a size under
 #: theirs, dice are boxed tight and a flat die may be called tilted, while the board's size reads
 #: dice of 0.8-1.0 of it well apart. With dice of 0.4 of a checker (0.92 of the board's die) those
 #: games' flat still frames read exactly 166 of 166 at the board's size, 163 when every die
