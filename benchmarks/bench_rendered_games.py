@@ -154,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
 
     totals = {"games": args.games, "decisions_equal": 0, "all_events_equal": 0, "illegal_plays": 0,
               "accusations": 0, "false_accusations": 0, "missed_illegal": 0, "verdicts": 0,
-              "rolls_expected": 0, "rolls_seen": 0, "cocked_expected": 0, "cocked_caught": 0,
+              "rolls_expected": 0, "rolls_seen": 0, "rolls_revised": 0, "cocked_expected": 0, "cocked_caught": 0,
               "cocked_taken_back_as_reroll": 0, "cocked_false": 0, "cocked_missed": 0, "bad_frames_reported": 0, "frames": 0, "watch_seconds": 0.0,
               "still_frames": 0, "still_frames_right": 0, "still_points": 0, "still_points_right": 0,
               "still_frames_with_flat_dice": 0, "still_dice_exact": 0}
@@ -240,7 +240,9 @@ def main(argv: list[str] | None = None) -> int:
             totals["rolls_expected"] += sum(1 for e in expected if e["type"] == "roll")
             called = 0
             for e in events:
-                if e["type"] == "roll":
+                if e["type"] == "roll" and e.get("revised"):
+                    totals["rolls_revised"] += 1  # the same roll read again: seen once
+                elif e["type"] == "roll":
                     totals["rolls_seen"] += 1
                 elif e["type"] == "cocked_dice":
                     if e["reasons"] and e["reasons"][0]["code"] == "rolled_again":

@@ -33,12 +33,15 @@ class ObservationEvent(Event):
 
 @dataclasses.dataclass(frozen=True)
 class RollEvent(Event):
-    """A flat roll was seen: ``dice`` (two values; an opening roll gives one die each)."""
+    """A flat roll was seen: ``dice`` (two values; an opening roll gives one die each).
+    ``revised``: the roll being played, read again surer where its dice still lie
+    (:mod:`companion.roll_revision`); it replaces the roll event before it."""
 
     type = "roll"
     player: int = 0
     dice: tuple[int, int] = (1, 1)
     opening: bool = False
+    revised: bool = False
 
 
 @dataclasses.dataclass(frozen=True)

@@ -66,6 +66,7 @@ from companion.judgement import Judgement, judge
 from companion.likelihood import most_likely_board
 from companion.observation import DieReading, Observation
 from companion.referee_settings import Phase, RefereeError, RefereeSettings
+from companion.roll_revision import revised_readings
 from companion.roll_rules import cocked_reason, one_die_reason
 from companion.table import (
     START_SIGNED,
@@ -102,6 +103,10 @@ class _Watch:
     # dice lying still that are no part of the roll (companion.idle_dice): off the playing field
     # when a phase began, or the previous turn's dice when the opponent acted before they were lifted
     idle: tuple[DieReading, ...] = ()
+    # the dice the roll being played was read from, in the roll's order (read again while they
+    # lie: companion.roll_revision); empty when the dice were set by hand
+    roll: tuple[DieReading, ...] = ()
+    roll_opening: bool = False
 
 
 class Referee:
@@ -424,11 +429,12 @@ class Referee:
             )
             return
         w.reported_dice = key
-        self._opening_roll(by_half["right"].value, by_half["left"].value)
+        self._opening_roll(by_half["right"].value, by_half["left"].value, (by_half["right"], by_half["left"]))
 
-    def _opening_roll(self, right: int, left: int) -> bool:
-        """Take the opening roll (``right``: player 0's die, ``left``: player 1's); returns
-        whether a player is now to play it (not a tie)."""
+    def _opening_roll(self, right: int, left: int, readings: tuple[DieReading, ...] = ()) -> bool:
+        """Take the opening roll (``right``: player 0's die, ``left``: player 1's; ``readings``:
+        the two dice it was read from, in that order); returns whether a player is now to play
+        it (not a tie)."""
         w = self.w
         self._push()
         self._act("opening_roll", (right, left))
@@ -436,6 +442,7 @@ class Referee:
             return False
         w.reported_dice = None
         w.in_progress = None
+        w.roll, w.roll_opening = tuple(readings), True
         self._set_phase(Phase.PLAY)
         return True
 
@@ -449,7 +456,7 @@ class Referee:
             key = self._dice_key(obs)
             if key == w.reported_dice:
                 if board != self.table_board() and self._played_anyway(obs, player, self.table_board(), board):
-                    self._roll(player, (obs.dice[0].value, obs.dice[1].value))
+                    self._roll(player, (obs.dice[0].value, obs.dice[1].value), obs.dice)
                     self._dispatch(obs)  # the play of that roll, judged as any play
                 return
             reasons = [r for d in obs.dice if (r := cocked_reason(d, player, self.settings.die_on_checker))]
@@ -461,7 +468,7 @@ class Referee:
                 )
                 return
             if len(obs.dice) == 2:
-                self._roll(player, (obs.dice[0].value, obs.dice[1].value))
+                self._roll(player, (obs.dice[0].value, obs.dice[1].value), obs.dice)
             elif len(obs.dice) == 1:
                 w.reported_dice = key
                 self.bus.publish(CockedDiceEvent(player=player, dice=(obs.dice[0].value,),
@@ -510,10 +517,12 @@ class Referee:
             self._dispatch(obs)  # the play of it, judged as any play
         return True
 
-    def _roll(self, player: int, dice: tuple[int, int]) -> None:
+    def _roll(self, player: int, dice: tuple[int, int], readings: Sequence[DieReading] = ()) -> None:
+        """``player`` rolled ``dice``, read from the two dice ``readings`` (none: set by hand)."""
         w = self.w
         self._push()
         self._act("roll", dice, player)
+        w.roll, w.roll_opening = tuple(readings), False
         w.reported_dice = None
         w.reported_change = None
         w.in_progress = None
@@ -580,6 +589,7 @@ class Referee:
             self._after_withdrawn(obs, board, mover, expected, acted)
             return
         if obs.dice and not acted:
+            self._revise_roll(obs, mover)
             # the dice are still down: the play is in progress, never accused
             if board != w.in_progress and board != expected:
                 w.in_progress = board
@@ -600,6 +610,25 @@ class Referee:
         if acted and self.w.phase in (Phase.ROLL, Phase.CORRECTION):
             self._idle_turn_dice()
             self._dispatch(obs)  # the opponent's roll or double
+
+    def _revise_roll(self, obs: Observation, mover: int) -> None:
+        """The roll being played read again where its dice lie (:mod:`companion.roll_revision`):
+        a die of it read unsurely that a later still frame reads surely as another value changes
+        the roll (the match's dice, logged as a correction) and a ``roll`` event with ``revised``
+        says so, before the play is judged. An opening roll is revised only when the same player
+        still moves first (a tie or the other player's win is left to the players)."""
+        w = self.w
+        new = revised_readings(w.roll, obs.dice) if len(w.roll) == 2 else None
+        if new is None:
+            return
+        dice = (new[0].value, new[1].value)
+        if w.roll_opening and (dice[0] == dice[1] or (0 if dice[0] > dice[1] else 1) != mover):
+            return
+        self._push()
+        w.roll = new
+        self._act("set_dice", dice, reason="the dice read again where they lie")
+        self.bus.publish(RollEvent(player=mover, dice=dice, opening=w.roll_opening, revised=True))
+        self._publish_turn()
 
     def _after_withdrawn(self, obs: Observation, board: tuple[int, ...], mover: int, expected: tuple[int, ...],
                          acted: bool) -> None:
@@ -636,6 +665,7 @@ class Referee:
                 self._act("correct", self.match.position, on_roll=mover, dice=dice,
                           reason="the dice were rolled again")
                 self.bus.publish(RollEvent(player=mover, dice=dice))
+                w.roll, w.roll_opening = tuple(obs.dice), False
                 w.withdrawn = False
                 w.reported_dice = None
                 w.in_progress = None
@@ -924,6 +954,7 @@ class Referee:
             raise RefereeError(f"no roll to set while waiting for {w.phase.value.replace('_', ' ')}")
         self._push()
         w.withdrawn = False
+        w.roll = ()  # the dice set by hand are not read again
         self.bus.publish(OverrideEvent(action="set_dice", by=by, detail={"dice": list(dice), "was": list(m.dice or ())}))
         self._act("correct", m.position, on_roll=m.on_roll, dice=dice, reason=f"dice set by {by}")
         if w.phase == Phase.CORRECTION and w.illegal_board is not None:

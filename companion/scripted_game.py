@@ -395,7 +395,9 @@ COMPARED = {
 def comparable(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """The judged events of a run (rolls, cocked dice, verdicts other than
     ``in_progress``, cube actions, game ends) reduced to the fields a script
-    predicts, for comparing with :attr:`Script.expected`."""
+    predicts, for comparing with :attr:`Script.expected`. A roll ``revised`` (read again
+    where its dice lie, before its play is judged) replaces the roll before it, as it does
+    in the match record."""
     out = []
     for e in events:
         t = e.get("type")
@@ -403,6 +405,10 @@ def comparable(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
             continue
         if t == "verdict" and e.get("verdict") in ("in_progress",):
             continue
+        if t == "roll" and e.get("revised"):
+            last = max((i for i, o in enumerate(out) if o["type"] == "roll"), default=None)
+            if last is not None:
+                del out[last]
         out.append({"type": t, **{k: (list(e[k]) if isinstance(e[k], tuple) else e[k]) for k in COMPARED[t] if k in e}})
     return out
 

@@ -61,6 +61,28 @@ def make_match(settings: dict[str, Any], log_path: Optional[str] = None):
     return LoggedMatch.open(log_path, config)
 
 
+def _changes_under_dice(before: Observation, after: Observation, places: dict) -> bool:
+    """Whether every point read differently in ``after`` than in ``before`` changed only at
+    checker places a die lies over (``places``: point -> places, 0 at the base, as
+    ``vision.point_crops.places_under`` gives them): a count that grew or shrank changed the
+    places between the two counts, a colour that changed every place of the point. A change
+    past a line's last place (stacks of six and more overlap) and a point read as hidden count
+    wherever on the point the die lies."""
+    from vision.point_crops import LINE_PLACES
+
+    hidden = set(after.unreadable_points)
+    for a, b in zip(before.points, after.points):
+        if (a.count, a.colour) == (b.count, b.colour) or b.point in hidden:
+            continue
+        lo = 0 if a.colour != b.colour and a.count and b.count else min(a.count, b.count)
+        changed = set(range(lo, max(a.count, b.count)))
+        if any(k >= LINE_PLACES for k in changed):
+            continue
+        if not changed <= places.get(b.point, frozenset()):
+            return False
+    return True
+
+
 class Session:
     """One running referee session.
 
@@ -337,8 +359,12 @@ class Session:
         board's, whatever the reader made of the points under the dice (a die
         at the end of a stack read as one more checker, an empty point under
         two jumbo dice read as hidden), and the reading is that board with this
-        frame's dice. Otherwise ``obs`` unchanged: the points are read as they
-        are, and a hidden one waits until the dice are lifted."""
+        frame's dice. Where the reader tells where along a point the dice lie
+        (``reader.places_under(boxes)``), a point read with other checkers must
+        have changed where a die lies (:func:`_changes_under_dice`): a checker
+        moved from a point's base to the next point, where a die lies at the
+        stack's end, is a play. Otherwise ``obs`` unchanged: the points are
+        read as they are, and a hidden one waits until the dice are lifted."""
         stable, snapshot = self._stable_obs, self._stable_snapshot
         points_under = getattr(self.reader, "points_under", None)
         if not obs.dice or stable is None or snapshot is None or points_under is None:
@@ -349,6 +375,9 @@ class Session:
         differ = {a.point for a, b in zip(obs.points, stable.points) if (a.count, a.colour) != (b.count, b.colour)}
         differ |= set(obs.unreadable_points) | ({"bar"} if obs.bar != stable.bar or obs.bar_unreadable else set())
         if differ and not differ <= (points_under(boxes) or frozenset()):
+            return obs
+        places_under = getattr(self.reader, "places_under", None)
+        if places_under is not None and not _changes_under_dice(stable, obs, places_under(boxes) or {}):
             return obs
         if not self._changed_only_under(image, snapshot, boxes, must_change=False):
             return obs

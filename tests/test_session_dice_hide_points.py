@@ -6,7 +6,9 @@ frame reader, motion detector, stability filter and referee; the reader's
 observations are spoilt whenever dice lie on the board, as the point network
 spoils them in rendered games (``bench_rendered_games.py``): an empty point
 that two jumbo dice cover read as hidden (game 5, ``--die-to-checker 0.8``), a
-die lying at the end of a stack of five read as a sixth checker (game 158)."""
+die lying at the end of a stack of five read as a sixth checker (game 158). The
+dice of these scenes lie where those misreadings happen: the opening's right
+die and the 6-2's first die at the end of a stack of five."""
 
 from __future__ import annotations
 
@@ -24,6 +26,12 @@ from companion.table import START_SIGNED
 
 OPENING = (DieSpec(3, "right"), DieSpec(1, "left"))  # player 0 (bottom) wins the opening with 3-1
 PLAYED = board_after([(8, 5), (6, 5)])  # 8/5 6/5
+SIX_TWO = (DieSpec(6, "left"), DieSpec(2, "left", slot=1))
+#: Where the dice lie (``companion.demo.render_scene``'s thrown spots: field fractions, yaw):
+#: a die at the end of the stack of five on the bottom right point beside the bar, and on the
+#: bottom left corner point; the other die in the open.
+SPOTS = {OPENING: {0: ((0.5692, 0.574), 20.0), 1: ((0.20, 0.5), 35.0)},
+         SIX_TWO: {0: ((0.0392, 0.574), 25.0), 1: ((0.30, 0.5), 50.0)}}
 
 
 def hidden(obs, under):
@@ -40,8 +48,9 @@ def _one_more(obs, point):
 
 
 def sixth_checker(obs, under):
-    """``obs`` with one more checker on the first point under its dice."""
-    return _one_more(obs, min(p for p in under if p != "bar"))
+    """``obs`` with one more checker on the fullest point under its dice (a stack of five)."""
+    counts = {r.point: r.count for r in obs.points}
+    return _one_more(obs, max(sorted(p for p in under if p != "bar"), key=lambda p: counts[p]))
 
 
 def checker_elsewhere(obs, under):
@@ -69,6 +78,8 @@ class SpoilingReader:
 def _picture(scene: Scene, seed: int):
     from companion.demo import DEMO_LAYOUT, render_scene
 
+    if scene.dice in SPOTS:
+        return render_scene(scene, layout=DEMO_LAYOUT, seed=seed, dice_scatter=1, thrown={1: SPOTS[scene.dice]})
     return render_scene(scene, layout=DEMO_LAYOUT, seed=seed)
 
 
@@ -111,7 +122,7 @@ def _opening_played_then(board, frames=4):
         (Scene(PLAYED, hand=True), 2),
         (Scene(PLAYED), 4),
         (Scene(board, hand=True), 2),
-        (Scene(board, (DieSpec(6, "left"), DieSpec(2, "left", slot=1))), frames),
+        (Scene(board, SIX_TWO), frames),
     ]
 
 
@@ -176,3 +187,41 @@ def test_a_reading_spoilt_away_from_the_dice_is_not_overruled():
     ], checker_elsewhere)
     assert [e for _, e in events if e["type"] == "roll"] == []
     assert any(e["type"] == "board" and e["status"] == "held" and f >= starts[2] for f, e in events)
+
+
+def _reading(counts):
+    """An Observation of image points 1..24 holding ``counts`` (> 0 light, < 0 dark)."""
+    from companion.observation import Observation
+
+    return Observation(points=tuple(PointReading(p, abs(c), None if c == 0 else ("light" if c > 0 else "dark"))
+                                    for p, c in enumerate(counts, start=1)))
+
+
+def test_a_reading_changed_only_where_a_die_lies_along_the_point_is_explained_by_it():
+    from companion.session import _changes_under_dice
+
+    before = [0] * 24
+    before[15], before[16] = 1, 3  # a lone checker at point 16's base, three on point 17
+    moved = list(before)
+    moved[15], moved[16] = 0, 4  # the lone checker moved to the end of point 17's stack
+    die_at_stack_end = {16: frozenset({3}), 17: frozenset({3})}  # a die lies at place 3 of both points
+    assert not _changes_under_dice(_reading(before), _reading(moved), die_at_stack_end)
+    # the die read as a fourth checker of point 17: the place it lies over
+    fourth = list(before)
+    fourth[16] = 4
+    assert _changes_under_dice(_reading(before), _reading(fourth), die_at_stack_end)
+    # past a line of five the stack overlaps: anywhere on the point; a hidden point likewise
+    five, six = [0] * 24, [0] * 24
+    five[5], six[5] = 5, 6
+    assert _changes_under_dice(_reading(five), _reading(six), {6: frozenset()})
+    far = list(before)
+    far[15], far[16] = 0, 5  # two checkers more on point 17: place 4 too, where no die lies
+    assert not _changes_under_dice(_reading(before), dataclasses.replace(_reading(far), unreadable_points=(16,)),
+                                   die_at_stack_end)
+    assert _changes_under_dice(_reading(before), dataclasses.replace(_reading(fourth), unreadable_points=(16,)),
+                               die_at_stack_end)
+    # a lone checker's colour misread under a die on it: its place, 0
+    dark = list(before)
+    dark[15] = -1
+    assert _changes_under_dice(_reading(before), _reading(dark), {16: frozenset({0})})
+    assert not _changes_under_dice(_reading(before), _reading(dark), {16: frozenset({2})})

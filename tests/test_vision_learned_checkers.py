@@ -12,7 +12,7 @@ import pytest
 from vision.board_learning import BoardLearningError, BoardParts, compose, cut_parts, learn_board, learned_line
 from vision.evaluate import label_truth
 from vision.learned_checkers import PointHead, PointModel, softmax
-from vision.point_crops import CROP_HEIGHT, CROP_WIDTH, bar_crops, point_crops, points_under
+from vision.point_crops import CROP_HEIGHT, CROP_WIDTH, LINE_PLACES, bar_crops, point_crops, places_under, points_under
 from vision.reader import BoardReader, load_image
 from vision.registration import RegistrationError, field_from_corners
 from vision.render_board import BoardState, CameraPose, Lighting, render_board
@@ -49,17 +49,25 @@ def test_crops_put_every_points_base_on_the_first_row():
     assert diff[[p - 1 for p in others]].mean() < 3
 
 
-def test_points_under_boxes_are_the_points_whose_column_and_half_they_overlap():
+def _two_lone_checkers():
+    """A rendered board with a checker on point 1 (bottom row, rightmost) and one on point 13
+    (top row, leftmost): (its field, the checkers' image centres by point, ``box(x, y)`` the
+    image box of a die of half a point's width centred there)."""
     counts = [0] * 24
-    counts[0] = 1    # point 1: bottom row, rightmost
-    counts[12] = -1  # point 13: top row, leftmost
+    counts[0] = 1
+    counts[12] = -1
     r, field = _rendered(counts)
     at = {p: (x, y) for x, y, _, p in r.checkers}
-    side = 0.5 * np.ptp(field.to_image(np.array([[0.0, 0.0], [field.point_width, 0.0]]))[:, 0])  # a die
+    side = 0.5 * np.ptp(field.to_image(np.array([[0.0, 0.0], [field.point_width, 0.0]]))[:, 0])
 
     def box(x, y):
         return (x - side / 2, y - side / 2, x + side / 2, y + side / 2)
 
+    return field, at, box
+
+
+def test_points_under_boxes_are_the_points_whose_column_and_half_they_overlap():
+    field, at, box = _two_lone_checkers()
     assert points_under(field, [box(*at[1])]) == {1}
     assert points_under(field, [box(*at[13])]) == {13}
     assert points_under(field, [box(*at[1]), box(*at[13])]) == {1, 13}
@@ -70,6 +78,26 @@ def test_points_under_boxes_are_the_points_whose_column_and_half_they_overlap():
     mid = field.to_image(np.array([[0.5 * field.size[0], 0.5 * field.size[1]]]))[0]
     assert points_under(field, [box(*mid)]) == {"bar"}
     assert points_under(field, []) == frozenset()
+
+
+def test_places_under_boxes_count_checkers_from_the_points_base():
+    field, at, box = _two_lone_checkers()
+    step = field.checker_size[1]
+
+    def place(point, k):  # the image centre of checker place k of ``point``
+        g = field.point(point)
+        return field.to_image(np.array([[g.centre_x, g.base_y + g.direction * (k + 0.5) * step]]))[0]
+
+    assert places_under(field, [box(*at[1])]) == {1: frozenset({0})}  # on the lone checker at the base
+    assert places_under(field, [box(*at[13])]) == {13: frozenset({0})}
+    assert places_under(field, [box(*place(1, 3))]) == {1: frozenset({3})}
+    assert places_under(field, [box(*place(13, 2)), box(*place(13, 4))]) == {13: frozenset({2, 4})}
+    # between two places: both; beyond a line of five: the point, no place
+    between = field.to_image(np.array([[field.point(7).centre_x, field.size[1] - 2.0 * step]]))[0]
+    assert places_under(field, [box(*between)]) == {7: frozenset({1, 2})}
+    assert places_under(field, [box(*place(20, LINE_PLACES))]) == {20: frozenset()}
+    assert set(places_under(field, [box(*place(20, LINE_PLACES))])) == points_under(field, [box(*place(20, LINE_PLACES))])
+    assert places_under(field, []) == {}
 
 
 def test_crops_of_a_frame_of_another_size_are_refused():

@@ -120,6 +120,19 @@ def bar_crops(image_bgr: np.ndarray, field: Field) -> np.ndarray:
     return bar_crops_from_small_field(small_field(image_bgr, field), field)
 
 
+def _columns_reached(field: Field, rect: tuple[float, float, float, float]) -> list:
+    """The points (``PointGeometry``) whose column the field rectangle ``rect`` overlaps in its
+    half of the field's height (where a stack of that point can reach)."""
+    fx0, fy0, fx1, fy1 = rect
+    mid = 0.5 * field.size[1]
+    out = []
+    for g in field.points():
+        rows = (0.0, mid) if g.row == "top" else (mid, float(field.size[1]))
+        if g.x0 < fx1 and fx0 < g.x1 and rows[0] < fy1 and fy0 < rows[1]:
+            out.append(g)
+    return out
+
+
 def points_under(field: Field, boxes) -> frozenset:
     """The points a reading of ``field`` may get wrong because of the objects in ``boxes``
     (image-pixel boxes ``(x0, y0, x1, y1)``, e.g. dice): each box, grown by
@@ -128,19 +141,41 @@ def points_under(field: Field, boxes) -> frozenset:
     (where a stack of that point can reach), and ``"bar"`` when it overlaps the bar.
     Returns a frozenset of ints and possibly ``"bar"``; boxes that do not map are skipped."""
     out: set = set()
-    mid = 0.5 * field.size[1]
     for box in boxes:
         rect = _on_field(field, box)
         if rect is None:
             continue
-        fx0, fy0, fx1, fy1 = rect
-        for g in field.points():
-            rows = (0.0, mid) if g.row == "top" else (mid, float(field.size[1]))
-            if g.x0 < fx1 and fx0 < g.x1 and rows[0] < fy1 and fy0 < rows[1]:
-                out.add(g.point)
-        if field.bar_x0 < fx1 and fx0 < field.bar_x1:
+        out.update(g.point for g in _columns_reached(field, rect))
+        if field.bar_x0 < rect[2] and rect[0] < field.bar_x1:
             out.add("bar")
     return frozenset(out)
+
+
+#: Checkers a point holds in one line from its base; more overlap or stand two high.
+LINE_PLACES = 5
+
+
+def places_under(field: Field, boxes) -> dict:
+    """Where along each point the objects in ``boxes`` (image-pixel boxes ``(x0, y0, x1, y1)``,
+    e.g. dice) lie: point (1..24, the :func:`point_crops` numbering) -> the frozenset of checker
+    places (0 the first from the point's base .. :data:`LINE_PLACES` - 1 the last of a line) that
+    a box, grown by :data:`COVER_GROW` and carried to the field, overlaps, a place being a
+    checker's height (``field.checker_size``) along the point after the geometry's edge margin.
+    A point that :func:`points_under` gives but no place of which a box overlaps (a box beyond a
+    line's end) maps to an empty set. Boxes that do not map are skipped."""
+    out: dict = {}
+    step = field.checker_size[1]
+    margin = field.geometry.edge_margin * field.point_width
+    for box in boxes:
+        rect = _on_field(field, box)
+        if rect is None:
+            continue
+        for g in _columns_reached(field, rect):
+            near, far = ((rect[1] - g.base_y, rect[3] - g.base_y) if g.direction > 0
+                         else (g.base_y - rect[3], g.base_y - rect[1]))
+            places = {k for k in range(LINE_PLACES) if near < margin + (k + 1) * step and margin + k * step < far}
+            out[g.point] = out.get(g.point, frozenset()) | frozenset(places)
+    return out
 
 
 def cover_box(img: np.ndarray, box: tuple[float, float, float, float]) -> None:

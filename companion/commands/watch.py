@@ -243,8 +243,19 @@ def make_frame_reader(calibration: Any = None, die_on_checker: str = "flat_ok", 
 
         return under(reader.field, boxes)
 
+    def places_under(boxes: Any):
+        """Point -> the checker places (0 at its base) that objects in ``boxes`` ((x0, y0,
+        x1, y1) image pixels) lie over (:func:`vision.point_crops.places_under`), or ``None``
+        when there is no registration yet."""
+        if reader.field is None:
+            return None
+        from vision.point_crops import places_under as places
+
+        return places(reader.field, boxes)
+
     read.read_dice = read_dice  # type: ignore[attr-defined]
     read.points_under = points_under  # type: ignore[attr-defined]
+    read.places_under = places_under  # type: ignore[attr-defined]
     read.dice_near = dice_near  # type: ignore[attr-defined]
     read.set_roller = set_roller  # type: ignore[attr-defined]
     read.board_reader = reader  # type: ignore[attr-defined]

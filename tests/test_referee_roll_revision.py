@@ -1,0 +1,105 @@
+"""A roll read again where its dice still lie (``companion.roll_revision``): a die read unsurely
+that a later still frame reads surely as another value changes the roll before its play is
+judged, so a legal play of the true roll is not called illegal."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from companion.observation import DieReading
+from companion.roll_revision import SURE_DIE, revised_readings
+from companion.scripted_game import DieSpec, Scene, comparable, scene_observation
+
+from test_referee_machine import Table as _Table
+from test_referee_machine import play_board
+
+
+class Table(_Table):
+    """:class:`test_referee_machine.Table` whose :meth:`show` takes ``unsure``: die index ->
+    the confidence that die is read at (every other die at 1.0)."""
+
+    def show(self, dice=(), board=None, cube=None, frames=5, moved=True, unsure=None):
+        if board is not None:
+            self.board = tuple(board)
+        obs = scene_observation(Scene(self.board, tuple(dice), self.cube), self.layout)
+        read = tuple(dataclasses.replace(d, confidence=(unsure or {}).get(i, 1.0)) for i, d in enumerate(obs.dice))
+        for k in range(frames):
+            self.session.feed_observation(dataclasses.replace(obs, dice=read, timestamp_ms=self.t),
+                                          moving=moved and k == 0)
+            self.t += 33.3
+
+
+def _die(value, x, confidence=1.0, cocked=False):
+    return DieReading(value=value, center=(x, 360.0), box=(x - 22, 338.0, x + 22, 382.0),
+                      confidence=confidence, cocked=cocked)
+
+
+def test_only_an_unsure_die_is_replaced_and_only_by_a_sure_reading_at_its_spot():
+    roll = (_die(5, 820.0, 0.96), _die(1, 910.0, 0.70))
+    assert revised_readings(roll, (_die(5, 821.0, 0.97), _die(2, 905.0, 0.97))) == (roll[0], _die(2, 905.0, 0.97))
+    assert revised_readings(roll, (_die(5, 821.0), _die(1, 905.0, 0.99))) is None  # the same value
+    assert revised_readings(roll, (_die(5, 821.0), _die(2, 905.0, SURE_DIE - 0.01))) is None  # not sure
+    assert revised_readings(roll, (_die(5, 821.0), _die(2, 905.0, cocked=True))) is None  # now leaning
+    assert revised_readings(roll, (_die(5, 821.0), _die(2, 960.0))) is None  # another spot: moved
+    assert revised_readings(roll, (_die(2, 905.0), _die(3, 915.0))) is None  # two dice at the spot
+    # a sure reading is never replaced
+    assert revised_readings((_die(5, 820.0, 0.95), _die(1, 910.0, 0.95)), (_die(5, 820.0), _die(2, 910.0))) is None
+
+
+def _opening_52_read_as_51(t, confidence):
+    t.show([DieSpec(5, "right"), DieSpec(1, "left")], unsure={1: confidence})
+    t.hand()
+    # the first checker moved; the dice still lie there and the 2 is now read as a 2
+    t.show([DieSpec(5, "right"), DieSpec(2, "left")], board=play_board(0, [(13, 8)], t.board))
+    t.hand()
+    t.show([DieSpec(5, "right"), DieSpec(2, "left")], board=play_board(0, [(13, 11)], t.board))
+    t.hand()
+    t.show()  # the dice picked up: the play is judged
+
+
+def test_an_opening_die_read_unsurely_is_read_again_and_the_play_judged_with_it():
+    t = Table()
+    _opening_52_read_as_51(t, confidence=0.7)
+    ev = t.judged("roll", "verdict")
+    assert [e["type"] for e in ev] == ["roll", "roll", "verdict"], ev
+    assert ev[0]["dice"] == [5, 1] and not ev[0]["revised"]
+    assert ev[1]["dice"] == [5, 2] and ev[1]["revised"] and ev[1]["opening"] and ev[1]["player"] == 0
+    assert ev[2]["verdict"] == "legal" and sorted(ev[2]["play"].split()) == ["13/11", "13/8"]
+    assert list(t.referee.match.dice or ()) in ([], [5, 2])
+    # the benchmarks' stream: the revised roll stands for the first
+    assert [e for e in comparable(t.events) if e["type"] == "roll"] == [
+        {"type": "roll", "player": 0, "dice": [5, 2], "opening": True}]
+
+
+def test_a_roll_read_surely_is_not_changed_by_a_later_reading():
+    t = Table()
+    _opening_52_read_as_51(t, confidence=0.95)
+    ev = t.judged("roll", "verdict")
+    assert [e["type"] for e in ev] == ["roll", "verdict"], ev
+    assert ev[1]["verdict"] == "illegal"
+
+
+def test_an_opening_roll_is_not_revised_to_another_first_mover():
+    t = Table()
+    t.show([DieSpec(5, "right"), DieSpec(4, "left")], unsure={1: 0.6})  # player 0 moves first
+    t.hand()
+    t.show([DieSpec(5, "right"), DieSpec(6, "left")], board=play_board(0, [(13, 8)], t.board))
+    assert [e["dice"] for e in t.judged("roll")] == [[5, 4]]
+
+
+def test_a_players_roll_is_revised_before_the_play_is_judged():
+    t = Table()
+    t.show([DieSpec(3, "right"), DieSpec(1, "left")])
+    t.hand()
+    t.show(board=play_board(0, [(8, 5), (6, 5)], t.board))  # 3-1 played, dice picked up
+    t.clear()
+    t.show([DieSpec(3, "left"), DieSpec(4, "left", slot=1)], unsure={0: 0.55})  # player 1: 5-4 read as 3-4
+    t.hand()
+    t.show([DieSpec(5, "left"), DieSpec(4, "left", slot=1)], board=play_board(1, [(13, 8)], t.board))
+    t.hand()
+    t.show([DieSpec(5, "left"), DieSpec(4, "left", slot=1)], board=play_board(1, [(13, 9)], t.board))
+    t.hand()
+    t.show()
+    ev = t.judged("roll", "verdict")
+    assert [(e["type"], e.get("dice"), e.get("revised")) for e in ev[:2]] == [("roll", [3, 4], False), ("roll", [5, 4], True)]
+    assert ev[2]["verdict"] == "legal" and ev[2]["player"] == 1
