@@ -51,3 +51,32 @@ def test_two_touching_dice_are_read_as_two_dice_with_their_values(reader):
         alone += [d.value for d in reader.read(scene.single, scene.field)] == [scene.truth_single[0].value]
         bare += reader.read(scene.empty, scene.field) == []
     assert touching >= 10 and alone >= 11 and bare == 12, (touching, alone, bare)
+
+
+def test_small_touching_dice_boxed_as_one_are_read_as_two_dice():
+    """Travel dice (0.3-0.45 of a checker) lying against each other, which the detector boxes as
+    one die 1.3-1.9 times a die's side: read as two with their values (through the dice
+    plug-in, the dice's size learned on the pair lying apart, as ``benchmarks/dice_touching.py
+    --learn-size`` reads them). The 9th, 18th and 32nd small pairs of seed 1100 (the validation
+    boards of ``vision.dice_touching``'s settings) were read as one die with fewer sides tried."""
+    from vision.dice_plugin import DicePlugin
+    from vision.dice_size import learn_die_scale
+    from vision.render_dice import RenderError
+
+    rng = np.random.default_rng(1100)
+    scenes = []
+    while len(scenes) < 32:
+        try:
+            scenes.append(render_touching(rng, size_range=(0.3, 0.45)))
+        except RenderError:
+            continue
+    plugin = DicePlugin()
+    for k in (9, 18, 32):
+        scene = scenes[k - 1]
+        plugin.die_scale = learn_die_scale(scene.apart, scene.field, plugin.reader)
+        plugin.new_frame()
+        dice = plugin.dice(scene.touching, scene.field)
+        assert len(dice) == 2, (k, dice)
+        for t in scene.truth_touching:
+            assert [d.value for d in dice
+                    if math.hypot(d.center[0] - t.center[0], d.center[1] - t.center[1]) < t.size / 2] == [t.value], k

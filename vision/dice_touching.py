@@ -9,10 +9,11 @@ candidate whose values 1..6 together reach :data:`SPLIT_PARENT` when no die is r
 a touching pair can look like one die:
 
 - **split**: the candidate lies between two dice: two patches of side ``size / k`` (``k`` in
-  :data:`SPLIT_RATIOS`: the detector sizes the pair 1.25-1.7 times one die) on either side of its
+  :data:`SPLIT_RATIOS`: the detector sizes the pair 1.25-1.9 times one die) on either side of its
   centre, ``0.55`` of that side away, along :data:`DIRECTIONS` directions over half a turn;
-- **neighbour**: the candidate is on one die: one patch of its side beside it, its centre
-  :data:`NEIGHBOUR_STEPS` sides away, along twice as many directions over a whole turn.
+- **neighbour**: the candidate is on one die: one patch of its side (or of the smaller sides of
+  :data:`NEIGHBOUR_SIDES`, a candidate boxed over both dice) beside it, its centre
+  :data:`NEIGHBOUR_STEPS` of those sides away, along twice as many directions over a whole turn.
 
 The one hypothesis whose dice are all read with a value (its probability above "not a die" and
 "cube") at the lowest probability highest wins, when that probability reaches
@@ -31,16 +32,20 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-__all__ = ["SPLIT_RATIOS", "SPLIT_OFFSET", "DIRECTIONS", "NEIGHBOUR_STEPS", "SPLIT_PARENT", "touching_dice"]
+__all__ = ["SPLIT_RATIOS", "SPLIT_OFFSET", "DIRECTIONS", "NEIGHBOUR_SIDES", "NEIGHBOUR_STEPS", "SPLIT_PARENT",
+           "touching_dice"]
 
 #: The detected candidate's side over one die's side, for a candidate between two dice.
-SPLIT_RATIOS = (1.25, 1.5)
+SPLIT_RATIOS = (1.25, 1.5, 1.8)
 #: How far each die of a split lies from the candidate's centre, in die sides.
 SPLIT_OFFSET = 0.55
 #: Directions of a split over half a turn (a neighbour's: twice as many over a whole turn).
 DIRECTIONS = 8
 #: Distances of a neighbour's centre from the die read, in die sides.
 NEIGHBOUR_STEPS = (1.0, 1.2, 1.45)
+#: A neighbour's side over the candidate's: its own, or less where the candidate is boxed over
+#: both dice (small dice touching are boxed 1.3-1.9 times one die).
+NEIGHBOUR_SIDES = (1.0, 0.7)
 #: A candidate not read as a die is split when its values 1..6 together are at least this probable.
 SPLIT_PARENT = 0.5
 
@@ -78,11 +83,13 @@ def touching_dice(reader: Any, image: np.ndarray, cands: Sequence[Any], probs: n
                 hyps.append((k, [_new_candidate(c, (x - dx, y - dy), side), _new_candidate(c, (x + dx, y + dy), side)]))
         if k not in held:
             continue
-        for step in NEIGHBOUR_STEPS:
-            for j in range(2 * DIRECTIONS):
-                a = math.pi * j / DIRECTIONS
-                hyps.append((None, [_new_candidate(c, (x + step * c.size * math.cos(a),
-                                                       y + step * c.size * math.sin(a)), c.size)]))
+        for share in NEIGHBOUR_SIDES:
+            side = c.size * share
+            for step in NEIGHBOUR_STEPS:
+                for j in range(2 * DIRECTIONS):
+                    a = math.pi * j / DIRECTIONS
+                    hyps.append((None, [_new_candidate(c, (x + step * side * math.cos(a),
+                                                           y + step * side * math.sin(a)), side)]))
 
     def clear(replaced: Optional[int], new: list[Any]) -> bool:
         # the new dice must not lie on another die read (a neighbour lies over a side from its own)
