@@ -35,7 +35,8 @@ class DieSpec:
     ``cocked`` (tilted against the board's edge or a checker), ``slot`` 0 or 1
     (which of two positions in that half), ``owner`` the image side
     (``"bottom"``/``"top"``) of the player whose set it is by colour (``None``:
-    the sets are not told apart)."""
+    the sets are not told apart). Its ``repr`` seeds where thrown dice lie
+    (``companion.demo._thrown_dice``): a new field moves the dice of every seeded game."""
 
     value: int
     half: Optional[str]
