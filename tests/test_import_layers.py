@@ -57,6 +57,7 @@ FLOOR_OF: tuple[tuple[str, str], ...] = (
     ("companion.referee", "referee"),
     ("companion.referee_settings", "referee"),
     ("companion.roll_rules", "referee"),
+    ("companion.roll_revision", "referee"),
     ("companion.likelihood", "referee"),
     ("companion.judgement", "referee"),
     ("companion.idle_dice", "referee"),
