@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.training.train_tilt import _style, board_dice
+from vision.training.train_tilt import _board_dice_chunk, _style, board_dice, board_dice_parallel
 
 
 def test_a_die_as_under_takes_the_colour_it_lies_on_with_pips_that_stand_out():
@@ -86,3 +86,16 @@ def test_some_flat_dice_rest_on_a_checker_whatever_the_edge_share(monkeypatch):
         on_checker = sum(1 for b, (x, y), tilt in drawn if tilt == 0
                          and any(np.hypot(x - cx, y - cy) < 0.5 for cx, cy, _ in scenes[b].checkers))
         assert on_checker >= 2, share
+
+
+def test_boards_drawn_by_several_processes_are_the_chunks_of_their_seeds():
+    kwargs = dict(die_to_checker=(0.28, 0.85), wide=0.5, under_share=0.15, edge_share=0.4)
+    x, y, tilts = board_dice_parallel(3, 3, 2, log=lambda m: None, **kwargs)
+    # two processes, boards 2 + 1, each chunk its own generator seeded by (seed, chunk)
+    parts = [_board_dice_chunk((3, i, n, 2, kwargs)) for i, n in enumerate((2, 1))]
+    assert np.array_equal(x, np.concatenate([p[0] for p in parts]))
+    assert np.array_equal(y, np.concatenate([p[1] for p in parts]))
+    assert np.array_equal(tilts, np.concatenate([p[2] for p in parts]))
+    assert x.shape[1:] == (32, 32, 3) and len(x) == len(y) and 0 < int(y.sum()) < len(y)
+    # a chunk differs from another chunk of the same seed
+    assert not np.array_equal(parts[0][0][:4], parts[1][0][:4])

@@ -134,6 +134,27 @@ def board_dice(rng: np.random.Generator, boards: int, per_board: int = 8, views:
     return np.stack(xs), np.asarray(ys, np.int64), np.asarray(tilts, np.float64)
 
 
+def _board_dice_chunk(job: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`board_dice` of one worker: ``job`` = (seed, chunk, boards, views, keyword arguments);
+    its generator is seeded by (seed, chunk)."""
+    seed, chunk, boards, views, kwargs = job
+    return board_dice(np.random.default_rng([seed, chunk]), boards, views=views, log=lambda msg: None, **kwargs)
+
+
+def board_dice_parallel(seed: int, boards: int, workers: int, log=print, **kwargs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`board_dice` over ``boards`` boards rendered by ``workers`` processes, each its own
+    generator seeded by (``seed``, chunk): the same arrays for the same seed and worker count."""
+    import multiprocessing
+
+    per = [boards // workers + (i < boards % workers) for i in range(workers)]
+    jobs = [(seed, i, n, 2, kwargs) for i, n in enumerate(per) if n]
+    t0 = time.time()
+    with multiprocessing.get_context("fork").Pool(len(jobs)) as pool:
+        parts = pool.map(_board_dice_chunk, jobs)
+    log(f"  {boards} boards by {len(jobs)} processes ({time.time() - t0:.0f}s)")
+    return tuple(np.concatenate([p[k] for p in parts]) for k in range(3))
+
+
 def real_flat_dice(items, rng: np.random.Generator, views: int = 2) -> np.ndarray:
     """(N, 32, 32, 3) uint8 tilt patches of the labelled real dice of ``items``
     (:class:`vision.dice_data.LabelledImage`; all flat), principal point at the photo's centre."""
@@ -177,8 +198,8 @@ def augment(patches: np.ndarray, rng: np.random.Generator, mirror: bool = True) 
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-def scores(net, patches: np.ndarray) -> np.ndarray:
-    """(N,) probability of "not flat" from the torch ``net`` for uint8 patches."""
+def scores(net, patches: np.ndarray, device: str = "cpu") -> np.ndarray:
+    """(N,) probability of "not flat" from the torch ``net`` (on ``device``) for uint8 patches."""
     import torch
 
     from vision.dice_patches import patches_blob
@@ -187,8 +208,8 @@ def scores(net, patches: np.ndarray) -> np.ndarray:
     out = []
     with torch.no_grad():
         for i in range(0, len(patches), 512):
-            logits = net(torch.from_numpy(patches_blob(list(patches[i:i + 512]))))
-            out.append(torch.softmax(logits, 1)[:, 1].numpy())
+            logits = net(torch.from_numpy(patches_blob(list(patches[i:i + 512]))).to(device))
+            out.append(torch.softmax(logits, 1)[:, 1].cpu().numpy())
     return np.concatenate(out) if out else np.zeros(0)
 
 
@@ -251,6 +272,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--cache", type=pathlib.Path, default=None, help="npz of the generated patches (reused)")
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=1,
+                    help="processes rendering the training boards (1: one generator, as the shipped recipe)")
+    ap.add_argument("--device", default="cpu", help="torch device for training (cpu, cuda)")
     args = ap.parse_args()
     import torch
     from torch import nn
@@ -290,8 +314,12 @@ def main() -> None:
         real = real_flat_dice([items[i] for i in order[n_val:]], rng)
         log(f"real flat dice: {len(real)} training patches, {len(vreal)} validation")
         sizes = tuple(args.board_dice) if args.board_dice else None
-        x, y, tilts = board_dice(rng, args.boards, log=log, die_to_checker=sizes, wide=args.wide_boards,
-                                 under_share=args.die_as_under, edge_share=args.on_edges)
+        kwargs = dict(die_to_checker=sizes, wide=args.wide_boards, under_share=args.die_as_under,
+                      edge_share=args.on_edges)
+        if args.workers > 1:
+            x, y, tilts = board_dice_parallel(args.seed, args.boards, args.workers, log=log, **kwargs)
+        else:
+            x, y, tilts = board_dice(rng, args.boards, log=log, **kwargs)
         vx, vy, vtilts = board_dice(np.random.default_rng(args.seed + 1000), args.val_boards, views=1, log=log,
                                     die_to_checker=sizes, wide=args.wide_boards, under_share=args.die_as_under,
                                     edge_share=args.on_edges)
@@ -305,7 +333,7 @@ def main() -> None:
         report(args.evaluate, vx, vy, vtilts, vreal, log)
         return
     rng = np.random.default_rng(args.seed + 1)
-    net = DiceClassifier(width=args.width, classes=2)
+    net = DiceClassifier(width=args.width, classes=2).to(args.device)
     steps = math.ceil(args.per_epoch / 128)
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=args.epochs * steps + 1, pct_start=0.15)
@@ -322,17 +350,18 @@ def main() -> None:
         correct = 0
         for i in range(0, len(perm), 128):
             b = perm[i:i + 128]
-            xb = torch.from_numpy(patches_blob(list(px[b])))
-            yb = torch.from_numpy(py[b])
+            xb = torch.from_numpy(patches_blob(list(px[b]))).to(args.device)
+            yb = torch.from_numpy(py[b]).to(args.device)
             out = net(xb)
             loss = lossf(out, yb)
             opt.zero_grad(); loss.backward(); opt.step(); sched.step()
             correct += int((out.argmax(1) == yb).sum())
-        vs = scores(net, vx)
-        rs = scores(net, vreal)
+        vs = scores(net, vx, args.device)
+        rs = scores(net, vreal, args.device)
         acc = float(((vs > 0.5) == (vy == 1)).mean())
         log(f"epoch {ep}: train acc {correct / len(py):.4f}, val acc {acc:.4f}, "
             f"real flat max {rs.max() if len(rs) else 0:.3f} ({time.time() - t:.0f}s)")
+    net = net.cpu()
     export(net, torch.zeros(1, 3, 32, 32), args.out / "dice_tilt.onnx", {"input": {0: "n"}, "output": {0: "n"}}, args.fold)
     report(args.out, vx, vy, vtilts, vreal, log)
     log("done")
