@@ -13,9 +13,9 @@ from vision.cocked import MODELS, TILT_THRESHOLD  # noqa: E402
 
 def test_a_validation_game_of_travel_dice_calls_its_cocked_roll_and_no_flat_one():
     # Validation game 12 (seed 1012, the tournament board, travel dice of 0.3 of a checker): its
-    # cocked roll (a 4 leaning 30 degrees, about 14 pixels wide) scores 0.75 with the tilt network
-    # the shipped one replaced, which took the roll as flat; the shipped network calls it, and none
-    # of the game's flat scenes. The shipped folder named again as another tilt network
+    # cocked roll (a 4 leaning 30 degrees, about 14 pixels wide) scored 0.75 with a tilt network of
+    # an earlier recipe, which took the roll as flat; the shipped network calls it, and none of the
+    # game's flat scenes. The shipped folder named again as another tilt network
     # (--tilt-models) scores every scene as the shipped network does.
     scenes = scene_scores(12, 0.3, tilt_models=[MODELS])
     cocked = [s for s in scenes if s["cocked"]]
