@@ -83,15 +83,20 @@ def scene_scores(game: int, die_to_checker: Optional[float] = 0.3, models: Any =
     return out
 
 
+def scores_by(scenes: list[dict], model: Optional[str] = None) -> tuple[list[float], list[float]]:
+    """The (cocked, flat) scenes' scores by ``model`` (a ``--tilt-models`` folder; default the
+    shipped network)."""
+    def score(s: dict) -> float:
+        return s["score"] if model is None else s["scores"][model]
+
+    return [score(s) for s in scenes if s["cocked"]], [score(s) for s in scenes if not s["cocked"]]
+
+
 def summary(scenes: list[dict], thresholds: list[float], model: Optional[str] = None) -> list[dict]:
     """Per threshold: ``caught`` (cocked scenes scored above it), ``cocked`` (cocked scenes),
     ``flat_called`` (flat scenes scored above it), ``flat`` (flat scenes); ``model``: by that
     folder's scores (``--tilt-models``), default the shipped network's."""
-    def score(s: dict) -> float:
-        return s["score"] if model is None else s["scores"][model]
-
-    cocked = [score(s) for s in scenes if s["cocked"]]
-    flat = [score(s) for s in scenes if not s["cocked"]]
+    cocked, flat = scores_by(scenes, model)
     return [{"threshold": t, "caught": sum(x > t for x in cocked), "cocked": len(cocked),
              "flat_called": sum(x > t for x in flat), "flat": len(flat)} for t in thresholds]
 
@@ -125,8 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         for r in summary(scenes, args.thresholds, model):
             print(f"threshold {r['threshold']:.3f}: cocked scenes called {r['caught']}/{r['cocked']}, "
                   f"flat scenes called {r['flat_called']}/{r['flat']}")
-        flat = sorted(s["score"] if model is None else s["scores"][model] for s in scenes if not s["cocked"])
-        cocked = sorted(s["score"] if model is None else s["scores"][model] for s in scenes if s["cocked"])
+        cocked, flat = (sorted(v) for v in scores_by(scenes, model))
         print("highest flat scores: " + ", ".join(f"{x:.3f}" for x in flat[-8:]))
         print("cocked scores: " + ", ".join(f"{x:.3f}" for x in cocked))
     if args.json:

@@ -340,20 +340,19 @@ def bar_colours(crops: np.ndarray, diameter_px: float, counts: np.ndarray,
     for i, crop in enumerate(crops):
         lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
         far = _weighted(np.median(lab[h - int(diameter_px):, cx - r:cx + r + 1].reshape(-1, 3), axis=0))
-        best, best_d = np.median(lab[:int(diameter_px), cx - r:cx + r + 1].reshape(-1, 3), axis=0), -np.inf
         reach = min(h - r, int((max(int(counts[i]), 1) + 2.5) * diameter_px))
         ys = range(int(diameter_px * 0.5), reach, max(1, int(diameter_px * 0.5)))
-        if len(ys):  # every window's median in one call: (windows, pixels, 3)
-            windows = np.stack([lab[y - r:y + r + 1, cx - r:cx + r + 1].reshape(-1, 3) for y in ys])
-            medians = np.median(windows, axis=1)
-            wm = _weighted(medians)
-            d = np.linalg.norm(wm - far, axis=1)
-            if sets is not None:
-                d = d - np.min([np.linalg.norm(wm - c, axis=1) for c in sets], axis=0)
-            k = int(np.argmax(d))  # the first of equal distances, as a scan from the middle out
-            if d[k] > best_d:
-                best = medians[k]
-        out[i] = best
+        if not len(ys):  # no window fits: the crop's first checker's place
+            out[i] = np.median(lab[:int(diameter_px), cx - r:cx + r + 1].reshape(-1, 3), axis=0)
+            continue
+        # every window's median in one call: (windows, pixels, 3)
+        windows = np.stack([lab[y - r:y + r + 1, cx - r:cx + r + 1].reshape(-1, 3) for y in ys])
+        medians = np.median(windows, axis=1)
+        wm = _weighted(medians)
+        d = np.linalg.norm(wm - far, axis=1)
+        if sets is not None:
+            d = d - np.min([np.linalg.norm(wm - c, axis=1) for c in sets], axis=0)
+        out[i] = medians[int(np.argmax(d))]  # the first of equal distances, as a scan from the middle out
     return out
 
 
