@@ -214,6 +214,24 @@ def test_cut_parts_of_the_opening():
     assert near > far + 60
 
 
+def test_cut_parts_of_a_labelled_position_leave_out_skipped_points_and_a_bar_that_is_not_empty():
+    counts = [0] * 24
+    counts[2], counts[4], counts[9], counts[15], counts[20] = 3, 2, -4, -1, 2  # points 3, 5, 10, 16, 21
+    r, field = _rendered(counts)
+    position = {3: (3, "near"), 5: (2, "near"), 10: (4, "far"), 16: (1, "far"), 21: (2, "near")}
+    parts = cut_parts(point_crops(r.image, field), bar_crops(r.image, field)[:0], field.checker_size,
+                      position, frozenset({5, 7}))
+    # 19 empty points less point 7; point 5's checkers left out with it
+    assert len(parts.empty) == 18 and len(parts.bar) == 0
+    assert len(parts.checkers["near"]) == 5 and len(parts.checkers["far"]) == 5
+    near = np.median([p.mean() for p in parts.checkers["near"]])
+    far = np.median([p.mean() for p in parts.checkers["far"]])
+    assert near > far + 60  # positive counts are the light set here
+    # with no bar crops, compositions are made on the empty points alone (none on the bar)
+    xs, ys = compose(parts, 120, np.random.default_rng(1))
+    assert len(xs) == 120 and set(ys.tolist()) <= set(range(17))
+
+
 def test_compositions_hold_as_many_checkers_as_their_labels_say():
     """Grey empty points and white checkers: the white run up the crop's middle is the label's length."""
     dh, dw = 19.0, 18.0

@@ -63,28 +63,39 @@ class BoardParts:
     dw: float
 
 
-def cut_parts(crops: np.ndarray, bar: np.ndarray, checker_size: tuple[float, float]) -> BoardParts:
-    """Cut the empty points and the checkers of the opening position out of its crops.
+def cut_parts(crops: np.ndarray, bar: np.ndarray, checker_size: tuple[float, float],
+              counts: Optional[dict[int, tuple[int, str]]] = None, skip: frozenset = frozenset()) -> BoardParts:
+    """Cut the empty points and the checkers of a known position out of its crops.
 
-    ``crops``: (24, H, W, 3) uint8 BGR point crops of a frame showing the opening position;
-    ``bar``: (2, H, W, 3) its bar crops; ``checker_size``: (width, height) of a checker in
-    canonical field pixels (``Field.checker_size``).
+    ``crops``: (24, H, W, 3) uint8 BGR point crops of a frame; ``bar``: (B, H, W, 3) its bar
+    crops (B may be 0: a bar with checkers on it gives none); ``checker_size``: (width, height)
+    of a checker in canonical field pixels (``Field.checker_size``). ``counts``: the position
+    the frame shows, point (1..24) -> (checkers, set ``"near"`` or ``"far"``), points absent
+    empty; default the opening position (:data:`OPENING_COUNTS`, :data:`OPENING_NEAR` near).
+    ``skip``: points whose crops are not used (a hand or a die over them). A point's checkers
+    are cut from its line's places (base on row 0, one checker's height each), at most a line's.
+    ``empty`` holds no crop when every point is taken or skipped.
     """
     import cv2
 
+    if counts is None:
+        counts = {p: (n, "near" if p in OPENING_NEAR else "far") for p, n in OPENING_COUNTS.items()}
     dw, dh = checker_size[0] * CROP_SCALE, checker_size[1] * CROP_SCALE
-    empty = np.stack([crops[p - 1] for p in range(1, 25) if p not in OPENING_COUNTS])
+    per_line = int(CROP_HEIGHT // dh)
+    empty = crops[[p - 1 for p in range(1, 25) if counts.get(p, (0, ""))[0] == 0 and p not in skip]]
     ph, pw = int(round(dh)), int(round(dw))
     mask = np.zeros((ph, pw), np.float32)
     cv2.ellipse(mask, (pw * 8, ph * 8), (int(pw * 8 * 0.96), int(ph * 8 * 0.96)), 0, 0, 360, 1.0, -1, cv2.LINE_AA, 4)
     x0 = CROP_WIDTH // 2 - pw // 2
     sets: dict[str, list[np.ndarray]] = {"near": [], "far": []}
-    for p, n in OPENING_COUNTS.items():
-        for k in range(min(n, int(CROP_HEIGHT // dh))):
+    for p, (n, side) in counts.items():
+        if p in skip:
+            continue
+        for k in range(min(n, per_line)):
             y0 = int(round(k * dh))
             patch = crops[p - 1, y0:y0 + ph, x0:x0 + pw]
             if patch.shape[:2] == (ph, pw):
-                sets["near" if p in OPENING_NEAR else "far"].append(patch.copy())
+                sets[side].append(patch.copy())
     return BoardParts(empty, bar.copy(), sets, mask, dh, dw)
 
 
@@ -113,7 +124,7 @@ def compose(parts: BoardParts, n: int, rng: np.random.Generator) -> tuple[np.nda
     half = CROP_HEIGHT
     per_line = max(1, int((half - 0.1 * dh) // dh))
     for i in range(n):
-        on_bar = rng.random() < 0.12
+        on_bar = rng.random() < 0.12 and len(parts.bar) > 0
         count = int(rng.choice(16, p=count_prior(on_bar)))
         bg = (parts.bar if on_bar else parts.empty)[int(rng.integers(len(parts.bar) if on_bar else len(parts.empty)))]
         img = bg.astype(np.float32)
@@ -210,6 +221,41 @@ def adapt_head(start: PointHead, features: np.ndarray, labels: np.ndarray, weigh
     return PointHead(*(p.astype(np.float32) for p in params))
 
 
+def adapt_to_parts(model: PointModel, parts: BoardParts, samples: int = 6000, generic: int = 2000, seed: int = 0,
+                   progress: Optional[Callable[[str, float], None]] = None) -> tuple[PointHead, float, float]:
+    """The point network's head adapted to one board (:func:`adapt_head`): ``samples``
+    compositions of its ``parts`` (:func:`compose`; a tenth held back), with ``generic``
+    synthetic crops of other boards (:mod:`vision.render_crops`) mixed in at half weight.
+    Returns the head and the accuracy of the shipped and of the adapted head on the held-back
+    compositions. ``progress(stage, fraction)`` is called along the way."""
+    from vision.render_crops import make_crops
+
+    say = progress or (lambda stage, f: None)
+    say("composing this board", 0.0)
+    rng = np.random.default_rng(seed)
+    bx, by = compose(parts, samples, rng)
+    say("composing this board", 1.0)
+    gx, gy = make_crops(generic, seed + 17)
+    say("reading the compositions", 0.0)
+    fb = _features(model, bx)
+    fg = _features(model, gx)
+    say("reading the compositions", 1.0)
+    hold = max(1, samples // 10)
+    feats = np.concatenate([fb[hold:], fg])
+    labels = np.concatenate([by[hold:], gy])
+    weights = np.concatenate([np.ones(samples - hold), np.full(generic, 0.5)])
+    # numpy's BLAS on one thread, as the reading runs it: on a machine whose cores are busy (the
+    # camera and the dashboard of a running watch) its threads cost more than they give
+    # (benchmarks/bench_busy.py, adapt_head over 7,400 samples, 4 epochs: both cores busy 3.19 ->
+    # 1.75 s; idle 0.82 -> 1.11 s)
+    with model.one_blas_thread():
+        before = float((model.shipped_head.logits(fb[:hold]).argmax(1) == by[:hold]).mean())
+        head = adapt_head(model.shipped_head, feats, labels, weights, seed=seed,
+                          progress=lambda f: say("learning this board", f))
+        after = float((head.logits(fb[:hold]).argmax(1) == by[:hold]).mean())
+    return head, before, after
+
+
 @dataclasses.dataclass(frozen=True)
 class LearnedBoard:
     """What calibration learned of a board: ``head`` (the adapted :class:`PointHead`, or
@@ -248,7 +294,6 @@ def learn_board(image_bgr: np.ndarray, field, model: PointModel, empty_bgr: Opti
     """
     from vision.learned_checkers import side_probabilities
     from vision.point_crops import bar_crops_from_small_field, crops_from_small_field, small_field
-    from vision.render_crops import make_crops
 
     t0 = time.perf_counter()
     say = progress or (lambda stage, f: None)
@@ -280,28 +325,7 @@ def learn_board(image_bgr: np.ndarray, field, model: PointModel, empty_bgr: Opti
     if not disagree:
         say("read as shipped", 1.0)
         return dataclasses.replace(as_read, seconds=time.perf_counter() - t0)
-    say("composing this board", 0.0)
-    rng = np.random.default_rng(seed)
-    bx, by = compose(parts, samples, rng)
-    say("composing this board", 1.0)
-    gx, gy = make_crops(generic, seed + 17)
-    say("reading the compositions", 0.0)
-    fb = _features(model, bx)
-    fg = _features(model, gx)
-    say("reading the compositions", 1.0)
-    hold = max(1, samples // 10)
-    feats = np.concatenate([fb[hold:], fg])
-    labels = np.concatenate([by[hold:], gy])
-    weights = np.concatenate([np.ones(samples - hold), np.full(generic, 0.5)])
-    # numpy's BLAS on one thread, as the reading runs it: on a machine whose cores are busy (the
-    # camera and the dashboard of a running watch) its threads cost more than they give
-    # (benchmarks/bench_busy.py, adapt_head over 7,400 samples, 4 epochs: both cores busy 3.19 ->
-    # 1.75 s; idle 0.82 -> 1.11 s)
-    with model.one_blas_thread():
-        before = float((model.shipped_head.logits(fb[:hold]).argmax(1) == by[:hold]).mean())
-        head = adapt_head(model.shipped_head, feats, labels, weights, seed=seed,
-                          progress=lambda f: say("learning this board", f))
-        after = float((head.logits(fb[:hold]).argmax(1) == by[:hold]).mean())
+    head, before, after = adapt_to_parts(model, parts, samples, generic, seed, say)
     learned = LearnedBoard(head, tuple(float(v) for v in light), tuple(float(v) for v in dark),  # type: ignore[arg-type]
                            near_colour, before, after, time.perf_counter() - t0)
     disagree = check_opening(image_bgr, field, model.with_head(head), learned)
