@@ -33,15 +33,26 @@ def test_every_labelled_photo_is_composed_and_read(shared_data, tmp_path, capsys
     out = tmp_path / "r.json"
     assert main(["--data", str(shared_data / "boards"), "--crops", "60", "--json", str(out)]) == 0
     text = capsys.readouterr().out
-    assert "test4: no checker in its label" in text and "all photos, shipped:" in text
+    assert "test4: no checker in its label" in text and "all photos, network:" in text
     rows = json.loads(out.read_text())["photos"]
     assert len(rows) == 8
     for row in rows:
-        right, total = row["shipped"]["all"]
-        assert total == 60 and sum(row["shipped"][k][1] for k in ("empty", "1-5", "6-15", "hidden")) == 60
+        right, total = row["network"]["all"]
+        assert total == 60 and sum(row["network"][k][1] for k in ("empty", "1-5", "6-15", "hidden")) == 60
         assert right >= 0.6 * total, row  # far above chance (17 classes): the parts are real checkers and points
 
 
 def test_no_photos_is_a_clear_error(tmp_path, capsys):
     assert main(["--data", str(tmp_path)]) == 2
     assert "no labelled photos" in capsys.readouterr().err
+
+
+def test_rendered_boards_are_composed_alike_without_photos(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    assert main(["--data", str(tmp_path), "--rendered", "3", "--crops", "50", "--seed", "40", "--json", str(out)]) == 0
+    rows = json.loads(out.read_text())
+    assert rows["photos"] == [] and 1 <= len(rows["rendered"]) <= 3
+    right = sum(r["network"]["all"][0] for r in rows["rendered"])
+    total = sum(r["network"]["all"][1] for r in rows["rendered"])
+    assert total == 50 * len(rows["rendered"]) and right >= 0.75 * total
+    assert "rendered boards, network:" in capsys.readouterr().out
