@@ -8,7 +8,10 @@ same-run baseline, the classical reader; ``--dice`` adds the dice and cube plug-
 median and 99th percentile of the whole read and of every stage, in milliseconds, each frame's
 median, and the learned reader's median as a ratio of the baseline's.
 
-    python benchmarks/bench_read.py [--repeat 200] [--dice] [--out benchmarks/results/bench_read.json]
+    python benchmarks/bench_read.py [--repeat 200] [--dice] [--networks] [--out benchmarks/results/bench_read.json]
+
+``--networks`` reads the frames once more with the learned reader and prints, per ONNX network,
+its runs, patches and milliseconds a frame (where a frame's time goes).
 """
 
 from __future__ import annotations
@@ -55,6 +58,36 @@ def frames() -> list[tuple[str, np.ndarray, np.ndarray]]:
     return out
 
 
+class NetworkClock:
+    """While active (``with NetworkClock() as clock``), every run of an ONNX network
+    (:meth:`vision.onnx_model.OnnxNet.run`) is timed: ``clock.runs`` maps a network's file name
+    to its (batch size, milliseconds) runs."""
+
+    def __init__(self) -> None:
+        self.runs: dict[str, list[tuple[int, float]]] = {}
+        self._run = None
+
+    def __enter__(self) -> "NetworkClock":
+        from vision.onnx_model import OnnxNet
+
+        self._run = run = OnnxNet.run
+        runs = self.runs
+
+        def timed(net, blob):
+            t0 = time.perf_counter()
+            out = run(net, blob)
+            runs.setdefault(net.path.name, []).append((len(blob), (time.perf_counter() - t0) * 1e3))
+            return out
+
+        OnnxNet.run = timed
+        return self
+
+    def __exit__(self, *exc) -> None:
+        from vision.onnx_model import OnnxNet
+
+        OnnxNet.run = self._run
+
+
 def measure(make_reader, repeat: int, new_frame=None) -> dict:
     """Read every frame ``repeat`` times with ``make_reader(corners, size)``; wall and CPU times.
     ``new_frame``: called before each read, as ``companion watch`` calls
@@ -92,6 +125,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=200, help="reads per frame (default 200)")
     ap.add_argument("--dice", action="store_true", help="also read the dice and the cube (the dice plug-in)")
+    ap.add_argument("--networks", action="store_true",
+                    help="then read the frames again with the learned reader, timing every network run")
     ap.add_argument("--out", help="write the figures as JSON here")
     args = ap.parse_args()
     cv2.setNumThreads(1)
@@ -129,16 +164,28 @@ def main() -> int:
         print("  per frame, CPU median: " + ", ".join(f"{n} {v:.2f} ms" for n, v in r["per_frame_cpu_median_ms"].items()))
         for k, v in r["stages"].items():
             print(f"  {k:22s} median {v['median_ms']:7.2f} ms   p99 {v['p99_ms']:7.2f} ms")
+    networks = {}
+    if args.networks:
+        with NetworkClock() as clock:
+            measure(make(model), args.repeat, new_frame)
+        reads = len(names) * (args.repeat + 5)  # measure's warm-up reads are timed too
+        print(f"networks, learned reader ({reads} reads): runs, patches and milliseconds a frame, milliseconds a patch")
+        for name, runs in sorted(clock.runs.items(), key=lambda kv: -sum(ms for _, ms in kv[1])):
+            patches, ms = sum(b for b, _ in runs), sum(t for _, t in runs)
+            networks[name] = {"runs_per_frame": len(runs) / reads, "patches_per_frame": patches / reads,
+                              "ms_per_frame": ms / reads, "ms_per_patch": ms / max(patches, 1)}
+            print(f"  {name:28s} {len(runs) / reads:5.2f} runs {patches / reads:6.1f} patches "
+                  f"{ms / reads:6.2f} ms   {ms / max(patches, 1):.3f} ms a patch")
     base, learned = results["classical (baseline)"], results["learned"]
     print(f"learned / classical, CPU median: {learned['cpu_median_ms'] / base['cpu_median_ms']:.2f} "
           f"(target: the learned reading of a frame within 15 ms median on one core)")
     if args.out:
         result = {
             "frames": names, "repeat": args.repeat, "threads": 1, "dice": args.dice, "load_average": round(load, 2),
-            "readers": results, "machine": platform.platform(), "python": platform.python_version(),
+            "readers": results, "networks": networks, "machine": platform.platform(), "python": platform.python_version(),
             "opencv": cv2.__version__,
-            "command": "python benchmarks/bench_read.py --repeat %d%s --out %s" % (args.repeat,
-                                                                                  " --dice" if args.dice else "", args.out),
+            "command": "python benchmarks/bench_read.py --repeat %d%s%s --out %s" % (
+                args.repeat, " --dice" if args.dice else "", " --networks" if args.networks else "", args.out),
         }
         pathlib.Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
     return 0
