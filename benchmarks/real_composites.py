@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the benchmark; returns the exit code (2 when there is nothing to compose)."""
     import cv2
 
-    from vision.board_learning import _features, adapt_to_parts, compose
+    from vision.board_learning import adapt_to_parts, compose, crop_features
     from vision.learned_checkers import PointModel
     from vision.registration import RegistrationError
 
@@ -143,6 +143,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=pathlib.Path, default=None, help="write the figures here")
     args = ap.parse_args(argv)
     labels = sorted((args.data / "labels").glob("*.json"))
+    if args.crops < 1 or args.rendered < 0:
+        print("error: --crops must be at least 1 and --rendered at least 0", file=sys.stderr)
+        return 2
     if not labels and not args.rendered:
         print(f"error: no labelled photos under {args.data} (and no --rendered boards)", file=sys.stderr)
         return 2
@@ -150,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     model = PointModel() if args.model is None else PointModel(args.model)
     def composed(name: str, parts: Any) -> dict[str, Any]:
         xs, ys = compose(parts, args.crops, np.random.default_rng(args.seed))
-        feats = _features(model, xs)
+        feats = crop_features(model, xs)
         row = {"board": name, "checkers": {k: len(v) for k, v in parts.checkers.items()},
                "empty_points": len(parts.empty), "bar": len(parts.bar), "network": read_right(model.shipped_head, feats, ys)}
         if args.adapt:

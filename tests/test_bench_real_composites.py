@@ -42,9 +42,11 @@ def test_every_labelled_photo_is_composed_and_read(shared_data, tmp_path, capsys
         assert right >= 0.6 * total, row  # far above chance (17 classes): the parts are real checkers and points
 
 
-def test_no_photos_is_a_clear_error(tmp_path, capsys):
+def test_no_photos_or_no_crops_is_a_clear_error(tmp_path, capsys):
     assert main(["--data", str(tmp_path)]) == 2
     assert "no labelled photos" in capsys.readouterr().err
+    assert main(["--data", str(tmp_path), "--rendered", "2", "--crops", "0"]) == 2
+    assert "--crops must be at least 1" in capsys.readouterr().err
 
 
 def test_rendered_boards_are_composed_alike_without_photos(tmp_path, capsys):

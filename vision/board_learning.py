@@ -173,7 +173,9 @@ def compose(parts: BoardParts, n: int, rng: np.random.Generator) -> tuple[np.nda
     return xs, ys
 
 
-def _features(model: PointModel, crops: np.ndarray, batch: int = 256) -> np.ndarray:
+def crop_features(model: PointModel, crops: np.ndarray, batch: int = 256) -> np.ndarray:
+    """The point network's features of (N, H, W, 3) uint8 BGR point crops, ``batch`` at a time:
+    (N, F) float32, what a :class:`PointHead` reads."""
     return np.concatenate([model.features(crops[i:i + batch]) for i in range(0, len(crops), batch)])
 
 
@@ -237,8 +239,8 @@ def adapt_to_parts(model: PointModel, parts: BoardParts, samples: int = 6000, ge
     say("composing this board", 1.0)
     gx, gy = make_crops(generic, seed + 17)
     say("reading the compositions", 0.0)
-    fb = _features(model, bx)
-    fg = _features(model, gx)
+    fb = crop_features(model, bx)
+    fg = crop_features(model, gx)
     say("reading the compositions", 1.0)
     hold = max(1, samples // 10)
     feats = np.concatenate([fb[hold:], fg])
