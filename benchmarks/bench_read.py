@@ -58,6 +58,10 @@ def frames() -> list[tuple[str, np.ndarray, np.ndarray]]:
     return out
 
 
+#: Reads of each frame before the timed ones (not counted in the figures).
+WARM_UP = 5
+
+
 class NetworkClock:
     """While active (``with NetworkClock() as clock``), every run of an ONNX network
     (:meth:`vision.onnx_model.OnnxNet.run`) is timed: ``clock.runs`` maps a network's file name
@@ -99,7 +103,7 @@ def measure(make_reader, repeat: int, new_frame=None) -> dict:
     per_frame: dict[str, float] = {}
     for name, img, corners in frames():
         reader = make_reader(corners, (img.shape[1], img.shape[0]))
-        for _ in range(5):  # warm up
+        for _ in range(WARM_UP):
             if new_frame is not None:
                 new_frame()
             reader.read(img)
@@ -168,7 +172,7 @@ def main() -> int:
     if args.networks:
         with NetworkClock() as clock:
             measure(make(model), args.repeat, new_frame)
-        reads = len(names) * (args.repeat + 5)  # measure's warm-up reads are timed too
+        reads = len(names) * (args.repeat + WARM_UP)  # the warm-up reads are timed too
         print(f"networks, learned reader ({reads} reads): runs, patches and milliseconds a frame, milliseconds a patch")
         for name, runs in sorted(clock.runs.items(), key=lambda kv: -sum(ms for _, ms in kv[1])):
             patches, ms = sum(b for b, _ in runs), sum(t for _, t in runs)
