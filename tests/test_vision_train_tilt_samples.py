@@ -99,3 +99,21 @@ def test_boards_drawn_by_several_processes_are_the_chunks_of_their_seeds():
     assert x.shape[1:] == (32, 32, 3) and len(x) == len(y) and 0 < int(y.sum()) < len(y)
     # a chunk differs from another chunk of the same seed
     assert not np.array_equal(parts[0][0][:4], parts[1][0][:4])
+
+
+def test_augmented_patches_keep_their_layout_unless_mirrored_and_vary_in_light():
+    """:func:`augment` changes light, colour, blur and noise but not where things are: a patch
+    bright on its left stays brighter on its left unless mirrored, and about half are mirrored."""
+    from vision.training.train_tilt import augment
+
+    patches = np.full((400, 32, 32, 3), 60, np.uint8)
+    patches[:, :, :16] = 200
+    kept = augment(patches, np.random.default_rng(1), mirror=False)
+    assert kept.shape == patches.shape and kept.dtype == np.uint8
+    left, right = kept[:, :, :12].mean(axis=(1, 2, 3)), kept[:, :, 20:].mean(axis=(1, 2, 3))
+    assert (left > right + 40).all()
+    assert kept[:, :, :12].mean(axis=(1, 2, 3)).std() > 10  # brightness differs from patch to patch
+    assert (kept != patches).any(axis=(1, 2, 3)).all()
+    turned = augment(patches, np.random.default_rng(1))
+    flipped = (turned[:, :, 20:].mean(axis=(1, 2, 3)) > turned[:, :, :12].mean(axis=(1, 2, 3)))
+    assert 150 < flipped.sum() < 250
