@@ -12,8 +12,8 @@ import numpy as np
 
 #: Side of the square patch (pixels) the tilt and cube networks read.
 PATCH = 32
-#: Side of the square patch (pixels) the shipped value classifier reads (``--cls-arch strided``
-#: classifiers of vision/training are trained for 48: set ``DiceSettings.value_patch``).
+#: Side of the square patch (pixels) the shipped value classifiers read (for one trained with
+#: another ``--cls-patch``, set ``DiceSettings.value_patch``).
 VALUE_PATCH = 32
 #: The patch covers this many times the die's size (its side, in image pixels).
 PATCH_CONTEXT = 1.25

@@ -4,8 +4,6 @@
   centre heatmap (logits), channel 1 log(die side / DETECT_DIE_PX) at the centre cell.
 - :class:`DiceClassifier`: (N, 3, 32, 32) -> (N, 7) logits: top-face pip value 1..6 (index 0..5)
   and 6 = "not a die".
-- :class:`StridedDiceClassifier`: the same outputs from a larger patch (48x48) at about the same
-  cost: its first layer has stride 2.
 """
 
 from __future__ import annotations
@@ -61,25 +59,6 @@ class DiceClassifier(nn.Module):
         """(N, 3, 32, 32) -> (N, classes) logits."""
         f = self.body(x)
         return self.fc(f.mean(dim=(2, 3)))
-
-
-class StridedDiceClassifier(nn.Module):
-    """Top-face value (or not a die, or the cube) from a (N, 3, P, P) patch, P a multiple of 8
-    (48 at run time): a stride-2 first layer, then as :class:`DiceClassifier` with widths
-    24, 48, 64. (N, classes) logits."""
-
-    def __init__(self, classes: int = 8) -> None:
-        super().__init__()
-        self.body = nn.Sequential(
-            _cbr(3, 16, 2), _cbr(16, 24), nn.MaxPool2d(2),
-            _cbr(24, 48), _cbr(48, 48), nn.MaxPool2d(2),
-            _cbr(48, 64), _cbr(64, 64),
-        )
-        self.fc = nn.Linear(64, classes)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        """(N, 3, P, P) -> (N, classes) logits."""
-        return self.fc(self.body(x).mean(dim=(2, 3)))
 
 
 class FastDiceDetector(nn.Module):

@@ -31,7 +31,7 @@ from vision.dice_data import LabelledImage, default_dice_root, iter_datasets, wi
 from vision.dice_patches import (CUBE_CONTEXT, DETECT_DIE_PX, PATCH, STRIDE, VALUE_PATCH, crop_patch, detector_blob,
                                  patches_blob)
 from vision.render_dice import DIE_STYLES, DieStyle
-from vision.training.nets import DiceClassifier, DiceDetector, FastDiceDetector, StridedDiceClassifier
+from vision.training.nets import DiceClassifier, DiceDetector, FastDiceDetector
 
 #: Classifier classes: 0..5 the pip values 1..6, 6 "not a die", 7 a doubling cube.
 NONE_CLASS, CUBE_CLASS = 6, 7
@@ -361,13 +361,12 @@ def touching_items(n: int, rng, dice_styles: Sequence[DieStyle] = DIE_STYLES) ->
 def train_classifier(items, epochs: int, rng, log, hard: Optional[dict] = None,
                      jitter: float = 0.06, matched: Optional[dict] = None, width: int = 16,
                      scale_jitter: tuple[float, float] = (-0.15, 0.2), blur_prob: float = 0.0,
-                     patch: int = VALUE_PATCH, arch: str = "plain", hard_per_image: int = 8,
+                     patch: int = VALUE_PATCH, hard_per_image: int = 8,
                      mild: bool = False, side_faces: float = 0.0) -> nn.Module:
     """Train the value classifier (``width`` channels in its first layers) on augmented
     ``patch`` x ``patch`` patches from ``items`` [(image, LabelledImage)] (see
-    :func:`classifier_samples` for the other arguments). ``arch``: ``"plain"``
-    (:class:`DiceClassifier`) or ``"strided"`` (:class:`StridedDiceClassifier`)."""
-    net = StridedDiceClassifier(classes=8) if arch == "strided" else DiceClassifier(width=width, classes=8)
+    :func:`classifier_samples` for the other arguments): a :class:`DiceClassifier`."""
+    net = DiceClassifier(width=width, classes=8)
 
     def epoch_samples() -> tuple[np.ndarray, np.ndarray]:
         return classifier_samples(items, rng, hard=hard, jitter=jitter, matched=matched, patch=patch,
@@ -613,7 +612,6 @@ def main() -> None:
     ap.add_argument("--jitter", type=float, default=0.06, help="classifier positives' centre jitter (x die side)")
     ap.add_argument("--matched-positives", action="store_true",
                     help="with --hard-negatives: the detector's candidates on labelled dice become extra positives")
-    ap.add_argument("--cls-arch", choices=["plain", "strided"], default="plain", help="value classifier network")
     ap.add_argument("--cls-width", type=int, default=16, help="value classifier width")
     ap.add_argument("--cls-patch", type=int, default=VALUE_PATCH,
                     help="value classifier patch side (pixels; DiceSettings.photo_value_patch / value_patch)")
@@ -702,7 +700,7 @@ def main() -> None:
         cls = train_classifier(items, args.cls_epochs, rng, log, hard, args.jitter,
                                matched if args.matched_positives else None, args.cls_width,
                                (-args.cls_scale_jitter, args.cls_scale_jitter + 0.05), args.blur,
-                               patch=args.cls_patch, arch=args.cls_arch, hard_per_image=args.hard_per_image,
+                               patch=args.cls_patch, hard_per_image=args.hard_per_image,
                                mild=args.mild_aug, side_faces=args.side_faces)
         export(cls, torch.zeros(1, 3, args.cls_patch, args.cls_patch), args.out / args.cls_name,
                {"input": {0: "n"}, "output": {0: "n"}}, args.fold)
