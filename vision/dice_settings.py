@@ -58,7 +58,7 @@ class DiceSettings:
     (pixels; the shipped detector is trained for 11..44), the finest level also smaller ones and the
     coarsest also larger ones; ``nested``: a reading inside another at least this many times larger is dropped (a pip read
     as a die; see :func:`vision.dice.thin_dice`); ``value_patch``: the classifier's patch side (pixels; 32
-    for the shipped model, 48 for ``--cls-arch strided``); ``field_detector``: file name (in the
+    for the shipped model); ``field_detector``: file name (in the
     models folder) of the detector used instead of ``dice_detector.onnx`` when the die size is
     known (a registered board), shrunk with :func:`vision.dice_pyramid.resize` (an integer area step then bilinear, as
     in its training), at ``field_die_input_px`` (the two go together): the shipped
