@@ -6,7 +6,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_read import NetworkClock  # noqa: E402
+from bench_read import NetworkClock, float_networks  # noqa: E402
 
 from vision.dice_plugin import DicePlugin  # noqa: E402
 from vision.learned_checkers import PointModel  # noqa: E402
@@ -30,3 +30,11 @@ def test_the_clock_times_each_network_of_a_read_and_then_lets_go():
     assert all(ms > 0 for runs in clock.runs.values() for _, ms in runs)
     reader.read(r.image)  # no longer timed
     assert len(clock.runs["point_counter.onnx"]) == 1
+
+
+def test_the_same_run_baseline_reads_with_the_float_dice_networks():
+    shipped, baseline = DicePlugin(), float_networks(DicePlugin())
+    assert shipped.reader.classifier.path.name == "dice_classifier.int8.onnx"
+    assert shipped.tilt.net.path.name == "dice_tilt.int8.onnx"
+    assert baseline.reader.classifier.path.name == "dice_classifier.onnx"
+    assert baseline.tilt.net.path.name == "dice_tilt.onnx"
