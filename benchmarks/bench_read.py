@@ -4,9 +4,9 @@ Runs :class:`vision.reader.BoardReader` (fixed corners) on real 1280x720 photos 
 ``../shared/data/boards`` (or a rendered board when they are absent), on one core
 (``cv2.setNumThreads(1)``), with the learned checker reader (the point network) and, as the
 same-run baseline, the classical reader; ``--dice`` adds the dice and cube plug-in
-(:class:`vision.dice_plugin.DicePlugin`), the whole frame's reading, and reads the frames once
-more with the float dice networks in place of their 8-bit quantizations (:mod:`vision.onnx_model`)
-as the same-run baseline of those. Prints, per reader, the median and 99th percentile of the whole
+(:class:`vision.dice_plugin.DicePlugin`), the whole frame's reading. The frames are read once
+more with the float networks in place of their 8-bit quantizations (:mod:`vision.onnx_model`), as
+the same-run baseline of those. Prints, per reader, the median and 99th percentile of the whole
 read and of every stage, in milliseconds, each frame's median, and the learned reader's median as
 a ratio of the baselines'.
 
@@ -94,16 +94,22 @@ class NetworkClock:
         OnnxNet.run = self._run
 
 
-def float_networks(plugin):
-    """``plugin`` (a :class:`vision.dice_plugin.DicePlugin`) with the float networks in place of
-    the 8-bit ones that :func:`vision.onnx_model.load_onnx` loads, as the same-run baseline."""
+def float_networks(plugin=None, point_model=None):
+    """``plugin`` (a :class:`vision.dice_plugin.DicePlugin`) and ``point_model`` (a
+    :class:`vision.learned_checkers.PointModel`), each when given, with the float networks in place
+    of the 8-bit ones that :func:`vision.onnx_model.load_onnx` loads, as the same-run baseline;
+    returns them."""
     from vision.onnx_model import OnnxNet
 
+    if point_model is not None:
+        point_model.net = OnnxNet(point_model.path)
+    if plugin is None:
+        return plugin, point_model
     reader = plugin.reader
     reader.classifier = OnnxNet(reader.models_dir / "dice_classifier.onnx")
     if plugin.tilt is not None:
         plugin.tilt.net = OnnxNet(reader.models_dir / "dice_tilt.onnx")
-    return plugin
+    return plugin, point_model
 
 
 def measure(make_reader, repeat: int, new_frame=None) -> dict:
@@ -151,11 +157,12 @@ def main() -> int:
     from vision.learned_checkers import PointModel
 
     model = PointModel()
-    plugin = float_plugin = None
+    plugin = None
     if args.dice:
         from vision.dice_plugin import DicePlugin
 
-        plugin, float_plugin = DicePlugin(), float_networks(DicePlugin())
+        plugin = DicePlugin()
+    float_plugin, float_model = float_networks(DicePlugin() if args.dice else None, PointModel())
 
     def make(point_model, plugin=plugin):
         def reader(corners, size):
@@ -168,9 +175,8 @@ def main() -> int:
     new_frame = plugin.new_frame if plugin is not None else None
     results = {"classical (baseline)": measure(make(None), args.repeat, new_frame),
                "learned": measure(make(model), args.repeat, new_frame)}
-    if float_plugin is not None:
-        results["learned, float dice networks"] = measure(make(model, float_plugin), args.repeat,
-                                                          float_plugin.new_frame)
+    results["learned, float networks"] = measure(make(float_model, float_plugin), args.repeat,
+                                                 float_plugin.new_frame if float_plugin is not None else None)
     names = [name for name, _, _ in frames()]
     try:
         load = os.getloadavg()[0]
@@ -200,10 +206,8 @@ def main() -> int:
     base, learned = results["classical (baseline)"], results["learned"]
     print(f"learned / classical, CPU median: {learned['cpu_median_ms'] / base['cpu_median_ms']:.2f} "
           f"(target: the learned reading of a frame within 15 ms median on one core)")
-    if float_plugin is not None:
-        f = results["learned, float dice networks"]
-        print(f"learned / learned with float dice networks, CPU median: "
-              f"{learned['cpu_median_ms'] / f['cpu_median_ms']:.2f}")
+    f = results["learned, float networks"]
+    print(f"learned / learned with the float networks, CPU median: {learned['cpu_median_ms'] / f['cpu_median_ms']:.2f}")
     if args.out:
         result = {
             "frames": names, "repeat": args.repeat, "threads": 1, "dice": args.dice, "load_average": round(load, 2),

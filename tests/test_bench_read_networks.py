@@ -25,16 +25,20 @@ def test_the_clock_times_each_network_of_a_read_and_then_lets_go():
         reader.read(r.image)
     assert OnnxNet.run is plain
     # the point network reads the 24 points (and the bar) in one run; the dice detector runs once
-    assert [b for b, _ in clock.runs["point_counter.onnx"]] == [26]
+    assert [b for b, _ in clock.runs["point_counter.int8.onnx"]] == [26]  # its 8-bit quantization
     assert len(clock.runs["dice_detector_field.onnx"]) == 1
     assert all(ms > 0 for runs in clock.runs.values() for _, ms in runs)
     reader.read(r.image)  # no longer timed
-    assert len(clock.runs["point_counter.onnx"]) == 1
+    assert len(clock.runs["point_counter.int8.onnx"]) == 1
 
 
-def test_the_same_run_baseline_reads_with_the_float_dice_networks():
-    shipped, baseline = DicePlugin(), float_networks(DicePlugin())
+def test_the_same_run_baseline_reads_with_the_float_networks():
+    shipped, model = DicePlugin(), PointModel()
+    baseline, float_model = float_networks(DicePlugin(), PointModel())
     assert shipped.reader.classifier.path.name == "dice_classifier.int8.onnx"
     assert shipped.tilt.net.path.name == "dice_tilt.int8.onnx"
+    assert model.net.path.name == "point_counter.int8.onnx"
     assert baseline.reader.classifier.path.name == "dice_classifier.onnx"
     assert baseline.tilt.net.path.name == "dice_tilt.onnx"
+    assert float_model.net.path.name == "point_counter.onnx"
+    assert float_networks(None, None) == (None, None)

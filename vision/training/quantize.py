@@ -1,4 +1,4 @@
-"""Make the 8-bit quantizations of the dice networks that :func:`vision.onnx_model.load_onnx` runs.
+"""Make the 8-bit quantizations of the networks that :func:`vision.onnx_model.load_onnx` runs.
 
     python -m vision.training.quantize [--models vision/models] [--boards 300] [--seed 9400]
 
@@ -11,15 +11,17 @@ maximum seen while the float networks read ``--boards`` rendered boards
 (:func:`vision.render_roll.render_roll_on_board`, dice of every size band of
 ``benchmarks/dice_sizes.py``, every other board of any colours; seeds from 9400, never used to
 measure) as ``companion watch`` reads them (:meth:`vision.dice.DiceReader.scan`,
-:func:`vision.cocked.judge_scan`, :func:`vision.cube.cube_from_scan`). The SHA-256 of the float
+:func:`vision.cocked.judge_scan`, :func:`vision.cube.cube_from_scan`, then the checkers by
+:class:`vision.reader.BoardReader` with the point network, the dice and cube covered). The SHA-256 of the float
 file goes into the quantized file's metadata (``float_sha256``), so a float network trained again
 is never run through an old quantization; ``training.json`` (:mod:`vision.model_folds`) gets the
 float network's folds for the 8-bit file.
 
 Which networks are quantized was chosen on the validation boards (``benchmarks/dice_sizes.py
---seed 6100``), games and scenes (benchmarks/RESULTS.md, "Speed"): the dice detectors and the cube
-network stay float (an 8-bit registered-board detector boxed dice and cubes otherwise: cube values
-lost, a red six of validation game 1018 read as a 3). Needs the ``onnx`` package (``pip install -e ".[test]"``).
+--seed 6100``, ``python -m vision.evaluate --synthetic 60 --seed 37 --synthetic-dice --dice model``),
+games and scenes (benchmarks/RESULTS.md, "Speed"): the dice detectors stay float (an 8-bit
+registered-board detector boxed dice and cubes otherwise: cube values lost, a red six of
+validation game 1018 read as a 3). Needs the ``onnx`` package (``pip install -e ".[test]"``).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from typing import Any, Sequence
 import numpy as np
 
 #: the networks made 8-bit
-QUANTIZED = ("dice_classifier.onnx", "dice_tilt.onnx")
+QUANTIZED = ("dice_classifier.onnx", "dice_tilt.onnx", "point_counter.onnx", "dice_cube.onnx")
 
 #: die side / checker diameter bands of the calibration boards (those of benchmarks/dice_sizes.py)
 BANDS = ((0.28, 0.34), (0.36, 0.44), (0.44, 0.52), (0.52, 0.62), (0.62, 0.72), (0.72, 0.82))
@@ -61,10 +63,14 @@ def record_inputs(models: pathlib.Path, boards: int, seed: int) -> dict[str, lis
     from vision.cocked import TiltModel, judge_scan
     from vision.cube import CubeReader, cube_from_scan
     from vision.dice import DiceReader
+    from vision.learned_checkers import PointModel
     from vision.onnx_model import OnnxNet
+    from vision.reader import BoardReader
     from vision.render_roll import render_roll_on_board
 
     reader = DiceReader(models)
+    point_model = PointModel(models / "point_counter.onnx")
+    point_model.net = RecordingNet(OnnxNet(models / "point_counter.onnx"))
     tilt, cube_reader = TiltModel(models), CubeReader(models)
     reader.classifier = RecordingNet(OnnxNet(models / "dice_classifier.onnx"))
     reader.field_detector = RecordingNet(OnnxNet(models / reader.settings.field_detector))
@@ -74,9 +80,12 @@ def record_inputs(models: pathlib.Path, boards: int, seed: int) -> dict[str, lis
     for i in range(boards):
         roll = render_roll_on_board(rng, die_to_checker=BANDS[i % len(BANDS)], wide=(i // len(BANDS)) % 2 == 1)
         cands, probs = reader.scan(roll.image, roll.field)
-        judge_scan(roll.image, cands, probs, reader, roll.field, roller=roll.roller, tilt_model=tilt)
-        cube_from_scan(roll.image, cands, probs, roll.field, cube_reader, reader)
-    nets = (reader.classifier, reader.field_detector, tilt.net, cube_reader.net)
+        dice = judge_scan(roll.image, cands, probs, reader, roll.field, roller=roll.roller, tilt_model=tilt)
+        cube = cube_from_scan(roll.image, cands, probs, roll.field, cube_reader, reader)
+        # the checkers, their crops covered where those dice and that cube lie
+        BoardReader(field=roll.field, point_model=point_model, dice_reader=lambda image, field: dice,
+                    cube_reader=lambda image, field: cube).read(roll.image)
+    nets = (reader.classifier, reader.field_detector, tilt.net, cube_reader.net, point_model.net)
     return {n.path.name: n.inputs for n in nets}
 
 
