@@ -109,6 +109,8 @@ def float_networks(plugin=None, point_model=None):
     reader.classifier = OnnxNet(reader.models_dir / "dice_classifier.onnx")
     if plugin.tilt is not None:
         plugin.tilt.net = OnnxNet(reader.models_dir / "dice_tilt.onnx")
+    if plugin.cube_reader is not None:
+        plugin.cube_reader.net = OnnxNet(reader.models_dir / "dice_cube.onnx")
     return plugin, point_model
 
 

@@ -41,4 +41,6 @@ def test_the_same_run_baseline_reads_with_the_float_networks():
     assert baseline.reader.classifier.path.name == "dice_classifier.onnx"
     assert baseline.tilt.net.path.name == "dice_tilt.onnx"
     assert float_model.net.path.name == "point_counter.onnx"
+    assert shipped.cube_reader.net.path.name == "dice_cube.int8.onnx"
+    assert baseline.cube_reader.net.path.name == "dice_cube.onnx"
     assert float_networks(None, None) == (None, None)
