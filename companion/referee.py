@@ -8,7 +8,10 @@ every resulting event on the bus. What it decides (tournament rules, DESIGN.md):
 - **opening roll**: on the starting position only (another board is reported
   and waited out); one die each, player 0's in the image's right half, player
   1's in the left; the higher die moves first with both dice; a tie is rolled
-  again;
+  again; when only one die was seen (a small die the camera misses) and the
+  checkers are played, the other die is the one value that makes the board a
+  legal play of the opening roll (none or two such values: reported as a
+  changed position);
 - **roll**: two flat dice in the right-hand board of the player on roll (image
   right for player 0, left for player 1); otherwise the roll is cocked (tilted,
   off the playing field, in the wrong half, or, by the ``die_on_checker``
@@ -107,6 +110,9 @@ class _Watch:
     # lie: companion.roll_revision); empty when the dice were set by hand
     roll: tuple[DieReading, ...] = ()
     roll_opening: bool = False
+    # the opening roll's one die seen flat on the starting position (value, "left" | "right")
+    # while the other was not (Referee._opening_one_die_played)
+    opening_die: Optional[tuple[int, str]] = None
 
 
 class Referee:
@@ -385,6 +391,8 @@ class Referee:
         w = self.w
         if board != START_SIGNED and self._opening_played_anyway(obs, board):
             return
+        if board != START_SIGNED and self._opening_one_die_played(obs, board):
+            return
         if board != START_SIGNED:
             # never start a game on a board that is not (or not seen as) the
             # starting position: say so once, and wait for it
@@ -417,7 +425,9 @@ class Referee:
             self.bus.publish(CockedDiceEvent(player=0, dice=tuple(d.value for d in obs.dice), reasons=tuple(reasons)))
             return
         if len(obs.dice) < 2:
-            return  # the second die is still in the cup
+            if obs.dice[0].half in ("left", "right"):
+                w.opening_die = (obs.dice[0].value, obs.dice[0].half)
+            return  # the second die is still in the cup, or not seen
         if len(obs.dice) > 2 or set(by_half) != {"left", "right"}:
             w.reported_dice = key
             self.bus.publish(
@@ -438,6 +448,7 @@ class Referee:
         w = self.w
         self._push()
         self._act("opening_roll", (right, left))
+        w.opening_die = None
         if self.match.phase != "play":
             return False
         w.reported_dice = None
@@ -516,6 +527,37 @@ class Referee:
         if self._opening_roll(by_half["right"], by_half["left"]):
             self._dispatch(obs)  # the play of it, judged as any play
         return True
+
+    def _opening_one_die_played(self, obs: Observation, board: tuple[int, ...]) -> bool:
+        """The opening roll played while only one of its dice was seen (a small die the camera
+        does not find): the die last seen alone and flat on the starting position
+        (``opening_die``: its value and half) and ``board`` (player 0's view) the result of a
+        legal play of that die and exactly one value of the other, not a tie (the higher die
+        moves; player 0's die lies in the image's right half). The opening roll is then taken
+        and ``obs`` judged as its play. A board that such a play passes through on its way is
+        waited out without a report; any other board, or two values that fit, is no opening
+        roll (the change is reported). Returns whether ``obs`` was taken or waited out."""
+        w = self.w
+        if w.opening_die is None:
+            return False
+        seen, half = w.opening_die
+        fits, passes = [], False
+        for other in range(1, 7):
+            if other == seen:
+                continue
+            right, left = (seen, other) if half == "right" else (other, seen)
+            mover = 0 if right > left else 1
+            plays = self._plays(self.view(mover, START_SIGNED), (right, left))
+            results = {self.view(mover, pos.to_signed()) for pos in plays.results}
+            if board in results:
+                fits.append((right, left))
+            elif any(self.view(mover, pos.to_signed()) == board for pos in plays.prefixes):
+                passes = True
+        if len(fits) == 1:
+            if self._opening_roll(*fits[0]):
+                self._dispatch(obs)  # the play of it, judged as any play
+            return True
+        return not fits and passes
 
     def _roll(self, player: int, dice: tuple[int, int], readings: Sequence[DieReading] = ()) -> None:
         """``player`` rolled ``dice``, read from the two dice ``readings`` (none: set by hand)."""
