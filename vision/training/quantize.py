@@ -9,8 +9,8 @@ channel reduced to 7 bits (``reduce_range``: the 8-bit kernels of CPUs without V
 products in 16 bits and would saturate), activations unsigned 8-bit, their ranges the minimum and
 maximum seen while the float networks read ``--boards`` rendered boards
 (:func:`vision.render_roll.render_roll_on_board`, dice of every size band of
-``benchmarks/dice_sizes.py``, every other board of any colours; seeds from 9400, never used to
-measure) as ``companion watch`` reads them (:meth:`vision.dice.DiceReader.scan`,
+``benchmarks/dice_sizes.py``, every other board of any colours; drawn from seed 9400, never used
+to measure) as ``companion watch`` reads them (:meth:`vision.dice.DiceReader.scan`,
 :func:`vision.cocked.judge_scan`, :func:`vision.cube.cube_from_scan`, then the checkers by
 :class:`vision.reader.BoardReader` with the point network, the dice and cube covered). The SHA-256 of the float
 file goes into the quantized file's metadata (``float_sha256``), so a float network trained again
@@ -57,9 +57,9 @@ class RecordingNet:
 
 
 def record_inputs(models: pathlib.Path, boards: int, seed: int) -> dict[str, list[np.ndarray]]:
-    """The inputs each float network of ``models`` runs while ``boards`` rendered boards are read
-    (see the module docstring): {file name: [(N, C, H, W) float32]}. Raises ``FileNotFoundError``
-    when a network is missing."""
+    """The inputs each float network of :data:`QUANTIZED` in ``models`` runs while ``boards``
+    rendered boards are read (see the module docstring; the dice detector runs as shipped):
+    {file name: [(N, C, H, W) float32]}. Raises ``FileNotFoundError`` when a network is missing."""
     from vision.cocked import TiltModel, judge_scan
     from vision.cube import CubeReader, cube_from_scan
     from vision.dice import DiceReader
@@ -73,7 +73,6 @@ def record_inputs(models: pathlib.Path, boards: int, seed: int) -> dict[str, lis
     point_model.net = RecordingNet(OnnxNet(models / "point_counter.onnx"))
     tilt, cube_reader = TiltModel(models), CubeReader(models)
     reader.classifier = RecordingNet(OnnxNet(models / "dice_classifier.onnx"))
-    reader.field_detector = RecordingNet(OnnxNet(models / reader.settings.field_detector))
     tilt.net = RecordingNet(OnnxNet(models / "dice_tilt.onnx"))
     cube_reader.net = RecordingNet(OnnxNet(models / "dice_cube.onnx"))
     rng = np.random.default_rng(seed)
@@ -85,7 +84,7 @@ def record_inputs(models: pathlib.Path, boards: int, seed: int) -> dict[str, lis
         # the checkers, their crops covered where those dice and that cube lie
         BoardReader(field=roll.field, point_model=point_model, dice_reader=lambda image, field: dice,
                     cube_reader=lambda image, field: cube).read(roll.image)
-    nets = (reader.classifier, reader.field_detector, tilt.net, cube_reader.net, point_model.net)
+    nets = (reader.classifier, tilt.net, cube_reader.net, point_model.net)
     return {n.path.name: n.inputs for n in nets}
 
 
