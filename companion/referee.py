@@ -10,8 +10,8 @@ every resulting event on the bus. What it decides (tournament rules, DESIGN.md):
   1's in the left; the higher die moves first with both dice; a tie is rolled
   again; when only one die was seen (a small die the camera misses) and the
   checkers are played, the other die is the one value that makes the board a
-  legal play of the opening roll (none or two such values: reported as a
-  changed position);
+  legal play of the opening roll (no such value: reported as a changed
+  position);
 - **roll**: two flat dice in the right-hand board of the player on roll (image
   right for player 0, left for player 1); otherwise the roll is cocked (tilted,
   off the playing field, in the wrong half, or, by the ``die_on_checker``
@@ -532,16 +532,17 @@ class Referee:
         """The opening roll played while only one of its dice was seen (a small die the camera
         does not find): the die last seen alone and flat on the starting position
         (``opening_die``: its value and half) and ``board`` (player 0's view) the result of a
-        legal play of that die and exactly one value of the other, not a tie (the higher die
-        moves; player 0's die lies in the image's right half). The opening roll is then taken
-        and ``obs`` judged as its play. A board that such a play passes through on its way is
-        waited out without a report; any other board, or two values that fit, is no opening
-        roll (the change is reported). Returns whether ``obs`` was taken or waited out."""
+        legal play of that die and a value of the other, not a tie (the higher die moves;
+        player 0's die lies in the image's right half). At most one value fits: the rolls that
+        share the seen die move different pip totals, or different players. The opening roll is
+        then taken and ``obs`` judged as its play. A board that such a play passes through on its
+        way is waited out without a report; any other board is no opening roll (the change is
+        reported). Returns whether ``obs`` was taken or waited out."""
         w = self.w
         if w.opening_die is None:
             return False
         seen, half = w.opening_die
-        fits, passes = [], False
+        passes = False
         for other in range(1, 7):
             if other == seen:
                 continue
@@ -550,14 +551,11 @@ class Referee:
             plays = self._plays(self.view(mover, START_SIGNED), (right, left))
             results = {self.view(mover, pos.to_signed()) for pos in plays.results}
             if board in results:
-                fits.append((right, left))
-            elif any(self.view(mover, pos.to_signed()) == board for pos in plays.prefixes):
-                passes = True
-        if len(fits) == 1:
-            if self._opening_roll(*fits[0]):
-                self._dispatch(obs)  # the play of it, judged as any play
-            return True
-        return not fits and passes
+                if self._opening_roll(right, left):
+                    self._dispatch(obs)  # the play of it, judged as any play
+                return True
+            passes = passes or any(self.view(mover, pos.to_signed()) == board for pos in plays.prefixes)
+        return passes
 
     def _roll(self, player: int, dice: tuple[int, int], readings: Sequence[DieReading] = ()) -> None:
         """``player`` rolled ``dice``, read from the two dice ``readings`` (none: set by hand)."""
