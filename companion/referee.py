@@ -21,6 +21,10 @@ every resulting event on the bus. What it decides (tournament rules, DESIGN.md):
   reads as not flat (``tilted``) that the players play anyway (the board a
   legal play, or part of one, of the dice still lying there) is followed as
   rolled: the players judge a cocked die, and the camera's call may be wrong;
+  so is a roll called cocked for its die not seen that the players play (a
+  small die the camera misses): the other die is the one value that makes the
+  board a legal play (none, or several once the dice are picked up: the change
+  is reported as before);
 - **idle dice**: dice lying off the playing field when a phase begins (a pair
   left on the rail or in a tray between turns), and the previous turn's dice
   still lying where they were when the opponent rolls or doubles before they
@@ -469,6 +473,8 @@ class Referee:
                 if board != self.table_board() and self._played_anyway(obs, player, self.table_board(), board):
                     self._roll(player, (obs.dice[0].value, obs.dice[1].value), obs.dice)
                     self._dispatch(obs)  # the play of that roll, judged as any play
+                elif board != self.table_board():
+                    self._one_die_played(obs, player, board)
                 return
             reasons = [r for d in obs.dice if (r := cocked_reason(d, player, self.settings.die_on_checker))]
             if reasons:
@@ -482,11 +488,48 @@ class Referee:
                 self._roll(player, (obs.dice[0].value, obs.dice[1].value), obs.dice)
             elif len(obs.dice) == 1:
                 w.reported_dice = key
+                w.reported_codes = frozenset({"die_not_seen"})
                 self.bus.publish(CockedDiceEvent(player=player, dice=(obs.dice[0].value,),
                                                  reasons=(one_die_reason(obs.dice[0]),)))
             return
+        if board != self.table_board() and self._one_die_played(obs, player, board):
+            return
         w.reported_dice = None
         self._check_position_changed(board)
+
+    def _one_die_played(self, obs: Observation, player: int, board: tuple[int, ...]) -> bool:
+        """A roll called cocked because one die alone was seen (``die_not_seen``) that the
+        players play anyway: the camera may miss a small die the players see lying flat. The die
+        seen is still there alone (the same reading) or the dice are picked up (``obs`` shows
+        none), and ``board`` (player 0's view) is the result of a legal play by ``player`` of
+        that die and exactly one value of the other: the roll is taken and ``obs`` judged as its
+        play. While the dice lie, a board that a play of the die and another value passes through
+        on its way (or that two values explain) is waited out without a report. Returns whether
+        ``obs`` was taken or waited out; ``False`` (a change that no value explains, or that
+        several explain once the dice are picked up) leaves the change to be reported as
+        before. The taken roll's dice are not read again while they lie (no readings)."""
+        w = self.w
+        reported = w.reported_dice
+        if reported is None or len(reported) != 1 or w.reported_codes != {"die_not_seen"}:
+            return False
+        if obs.dice and self._dice_key(obs) != reported:
+            return False
+        seen = reported[0][0]
+        before = self.view(player, self.table_board())
+        fits, passes = [], False
+        for other in range(1, 7):
+            plays = self._plays(before, (seen, other))
+            if any(self.view(player, pos.to_signed()) == board for pos in plays.results):
+                fits.append(other)
+            elif any(self.view(player, pos.to_signed()) == board for pos in plays.prefixes):
+                passes = True
+        if obs.dice and (passes or len(fits) > 1):
+            return True
+        if len(fits) != 1:
+            return False
+        self._roll(player, (seen, fits[0]))
+        self._dispatch(obs)  # the play of that roll, judged as any play
+        return True
 
     def _played_anyway(self, obs: Observation, player: int, before: tuple[int, ...], board: tuple[int, ...],
                        opening: bool = False) -> bool:
