@@ -402,31 +402,13 @@ def train_classifier(items, epochs: int, rng, log, hard: Optional[dict] = None,
     return net
 
 
-def distillation_loss(out: torch.Tensor, teacher: torch.Tensor) -> torch.Tensor:
-    """How far a detector's outputs ``out`` are from a teacher detector's ``teacher`` (both
-    (N, 2, h, w): heat logits, log sizes): the mean squared difference of the heat logits, both
-    clipped to [-6, 6] (far below the peak floors every background cell is alike), plus the
-    squared difference of the log sizes weighted by the teacher's heat probability."""
-    heat = nn.functional.mse_loss(out[:, 0].clamp(-6, 6), teacher[:, 0].clamp(-6, 6))
-    w = torch.sigmoid(teacher[:, 0])
-    size = (w * (out[:, 1] - teacher[:, 1]) ** 2).sum() / w.sum().clamp(min=1.0)
-    return heat + size
-
-
 def train_detector(items, epochs: int, rng, log, per_epoch: int = 1200, width: int = 16, deep: int | None = None,
                    arch: str = "plain",
                    die_range: tuple[float, float] = (11.0, 44.0), blur_prob: float = 0.0,
-                   fast_resize: bool = False, teacher: pathlib.Path | None = None,
-                   teacher_weight: float = 1.0) -> nn.Module:
+                   fast_resize: bool = False) -> nn.Module:
     """Train the centre/size detector on augmented crops from ``items``: ``arch`` ``"plain"``
     (:class:`DiceDetector` with ``width`` channels in its first layer and ``deep`` at stride 8) or ``"fast"``
-    (:class:`FastDiceDetector`); ``die_range``, ``blur_prob``: see :func:`detector_sample`.
-    ``teacher``: an ONNX detector whose outputs on the same crops the new one also learns
-    (:func:`distillation_loss`, times ``teacher_weight``, added to the loss on the labels), so
-    that a cheaper network keeps the heat and sizes that the reader's settings were chosen for."""
-    from vision.onnx_model import OnnxNet
-
-    teacher_net = OnnxNet(teacher) if teacher is not None else None
+    (:class:`FastDiceDetector`); ``die_range``, ``blur_prob``: see :func:`detector_sample`."""
     net = FastDiceDetector() if arch == "fast" else DiceDetector(width, deep)
     total = epochs * math.ceil(per_epoch / 32)
     opt = torch.optim.AdamW(net.parameters(), lr=4e-3, weight_decay=1e-4)
@@ -450,10 +432,6 @@ def train_detector(items, epochs: int, rng, log, per_epoch: int = 1200, width: i
             mask = ~torch.isnan(lb)
             if mask.any():
                 loss = loss + 0.5 * nn.functional.smooth_l1_loss(out[:, 1][mask], lb[mask])
-            if teacher_net is not None:
-                # the exported detectors take one image at a time
-                taught = np.concatenate([teacher_net.run(x[None]) for x in xs])
-                loss = loss + teacher_weight * distillation_loss(out, torch.from_numpy(taught))
             opt.zero_grad(); loss.backward(); opt.step(); sched.step()
             tot += float(loss)
         log(f"det epoch {ep}: loss {tot / math.ceil(per_epoch / 32):.4f} ({time.time() - t:.0f}s)")
@@ -632,10 +610,6 @@ def main() -> None:
     ap.add_argument("--fast-resize", action="store_true",
                     help="detector training images shrunk as the registered-board detector's input is at run time")
     ap.add_argument("--det-crops", type=int, default=1200, help="detector training crops per epoch")
-    ap.add_argument("--det-teacher", type=pathlib.Path, default=None, metavar="ONNX",
-                    help="a detector whose outputs the new one learns as well (distillation)")
-    ap.add_argument("--det-teacher-weight", type=float, default=1.0,
-                    help="the weight of the teacher's outputs against the labels (default 1)")
     ap.add_argument("--hard-radius", type=float, default=0.5,
                     help="false alarms closer than this x die size to a labelled die are not used")
     ap.add_argument("--jitter", type=float, default=0.06, help="classifier positives' centre jitter (x die side)")
@@ -737,8 +711,7 @@ def main() -> None:
         det = train_detector(items, args.det_epochs, rng, log, per_epoch=args.det_crops, width=args.det_width,
                              deep=args.det_deep,
                              arch=args.det_arch, die_range=tuple(args.det_range), blur_prob=args.blur,
-                             fast_resize=args.fast_resize, teacher=args.det_teacher,
-                             teacher_weight=args.det_teacher_weight)
+                             fast_resize=args.fast_resize)
         export(det, torch.zeros(1, 3, 192, 192), args.out / "dice_detector.onnx",
                {"input": {2: "h", 3: "w"}, "output": {2: "gh", 3: "gw"}}, args.fold)
     if args.only in (None, "cube") and not args.skip_cube:
