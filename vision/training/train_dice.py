@@ -402,14 +402,13 @@ def train_classifier(items, epochs: int, rng, log, hard: Optional[dict] = None,
     return net
 
 
-def train_detector(items, epochs: int, rng, log, per_epoch: int = 1200, width: int = 16, deep: int | None = None,
-                   arch: str = "plain",
+def train_detector(items, epochs: int, rng, log, per_epoch: int = 1200, width: int = 16, arch: str = "plain",
                    die_range: tuple[float, float] = (11.0, 44.0), blur_prob: float = 0.0,
                    fast_resize: bool = False) -> nn.Module:
     """Train the centre/size detector on augmented crops from ``items``: ``arch`` ``"plain"``
-    (:class:`DiceDetector` with ``width`` channels in its first layer and ``deep`` at stride 8) or ``"fast"``
+    (:class:`DiceDetector` with ``width`` channels in its first layer) or ``"fast"``
     (:class:`FastDiceDetector`); ``die_range``, ``blur_prob``: see :func:`detector_sample`."""
-    net = FastDiceDetector() if arch == "fast" else DiceDetector(width, deep)
+    net = FastDiceDetector() if arch == "fast" else DiceDetector(width)
     total = epochs * math.ceil(per_epoch / 32)
     opt = torch.optim.AdamW(net.parameters(), lr=4e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=4e-3, total_steps=total, pct_start=0.15)
@@ -602,8 +601,6 @@ def main() -> None:
                          "the rendered boards and the touching boards (leave-one-dice-kind-out)")
     ap.add_argument("--tilt-boards", type=int, default=0, help="rendered boards for the tilt network's pool")
     ap.add_argument("--det-width", type=int, default=10, help="detector width (channels of its first layer)")
-    ap.add_argument("--det-deep", type=int, default=None,
-                    help="detector channels at stride 8 (default 3 x --det-width)")
     ap.add_argument("--det-arch", choices=["plain", "fast"], default="plain", help="detector network")
     ap.add_argument("--det-range", type=float, nargs=2, default=[11.0, 44.0],
                     help="detector training: die sides (pixels at its input) drawn from this range")
@@ -709,7 +706,6 @@ def main() -> None:
                {"input": {0: "n"}, "output": {0: "n"}}, args.fold)
     if args.only in (None, "det"):
         det = train_detector(items, args.det_epochs, rng, log, per_epoch=args.det_crops, width=args.det_width,
-                             deep=args.det_deep,
                              arch=args.det_arch, die_range=tuple(args.det_range), blur_prob=args.blur,
                              fast_resize=args.fast_resize)
         export(det, torch.zeros(1, 3, 192, 192), args.out / "dice_detector.onnx",
