@@ -45,7 +45,8 @@ def one_die_reason(die: DieReading) -> dict[str, str]:
     die in view: both dice leave the cup together, so the other is off the board,
     or leaning or hidden where the camera cannot read it. Off the board is cocked
     (USBGF rules 2017: both dice must come to rest flat on the board), so the
-    referee asks for the roll again (code ``die_not_seen``)."""
+    referee asks for the roll again (code ``die_not_seen``); when both lie flat and the
+    players play, the referee takes the other die from the play (``Referee._one_die_played``)."""
     return {"code": "die_not_seen",
             "message": f"only the {die.value} is seen: a die off the board or not flat is cocked; "
-                       "roll both dice again (or set the dice if both lie flat)"}
+                       "roll both dice again (if both lie flat, play: the play shows the other die)"}
