@@ -379,6 +379,18 @@ class Referee:
             self._plays_cache = (key, legal_plays(Position.from_signed(list(before)), Dice(*dice)))
         return self._plays_cache[1]
 
+    def _play_fits(self, mover: int, before: Sequence[int], dice: tuple[int, int],
+                   board: tuple[int, ...]) -> Optional[str]:
+        """How ``board`` follows from ``before`` (both player 0's view) by a play of ``dice`` by
+        ``mover``: ``"whole"`` (the result of a legal play), ``"part"`` (a legal part of one, on
+        its way) or ``None``."""
+        plays = self._plays(self.view(mover, before), dice)
+        if any(self.view(mover, pos.to_signed()) == board for pos in plays.results):
+            return "whole"
+        if any(self.view(mover, pos.to_signed()) == board for pos in plays.prefixes):
+            return "part"
+        return None
+
     def _push(self) -> None:
         snap = copy.deepcopy(self.w)
         snap.match_actions = len(self.match.actions)
@@ -515,14 +527,9 @@ class Referee:
         if obs.dice and self._dice_key(obs) != reported:
             return False
         seen = reported[0][0]
-        before = self.view(player, self.table_board())
-        fits, passes = [], False
-        for other in range(1, 7):
-            plays = self._plays(before, (seen, other))
-            if any(self.view(player, pos.to_signed()) == board for pos in plays.results):
-                fits.append(other)
-            elif any(self.view(player, pos.to_signed()) == board for pos in plays.prefixes):
-                passes = True
+        fit = {other: self._play_fits(player, self.table_board(), (seen, other), board) for other in range(1, 7)}
+        fits = [other for other, f in fit.items() if f == "whole"]
+        passes = "part" in fit.values()
         if obs.dice and (passes or len(fits) > 1):
             return True
         if len(fits) != 1:
@@ -549,9 +556,7 @@ class Referee:
         reasons = [cocked_reason(d, None if opening else player, self.settings.die_on_checker) for d in obs.dice]
         if not {r["code"] for r in reasons if r} <= PLAYED_ANYWAY_REASONS:
             return False
-        dice = (obs.dice[0].value, obs.dice[1].value)
-        plays = self._plays(self.view(player, before), dice)
-        return any(self.view(player, pos.to_signed()) == board for pos in plays.results | plays.prefixes)
+        return self._play_fits(player, before, (obs.dice[0].value, obs.dice[1].value), board) is not None
 
     def _opening_played_anyway(self, obs: Observation, board: tuple[int, ...]) -> bool:
         """The opening roll called cocked and played anyway (:meth:`_played_anyway`): the dice
@@ -590,14 +595,12 @@ class Referee:
             if other == seen:
                 continue
             right, left = (seen, other) if half == "right" else (other, seen)
-            mover = 0 if right > left else 1
-            plays = self._plays(self.view(mover, START_SIGNED), (right, left))
-            results = {self.view(mover, pos.to_signed()) for pos in plays.results}
-            if board in results:
+            fit = self._play_fits(0 if right > left else 1, START_SIGNED, (right, left), board)
+            if fit == "whole":
                 if self._opening_roll(right, left):
                     self._dispatch(obs)  # the play of it, judged as any play
                 return True
-            passes = passes or any(self.view(mover, pos.to_signed()) == board for pos in plays.prefixes)
+            passes = passes or fit == "part"
         return passes
 
     def _roll(self, player: int, dice: tuple[int, int], readings: Sequence[DieReading] = ()) -> None:
