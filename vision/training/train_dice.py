@@ -31,7 +31,7 @@ from vision.dice_data import LabelledImage, default_dice_root, iter_datasets, wi
 from vision.dice_patches import (CUBE_CONTEXT, DETECT_DIE_PX, PATCH, STRIDE, VALUE_PATCH, crop_patch, detector_blob,
                                  patches_blob)
 from vision.render_dice import DIE_STYLES, DieStyle
-from vision.training.nets import DiceClassifier, DiceDetector, FastDiceDetector
+from vision.training.nets import DiceClassifier, DiceDetector
 
 #: Classifier classes: 0..5 the pip values 1..6, 6 "not a die", 7 a doubling cube.
 NONE_CLASS, CUBE_CLASS = 6, 7
@@ -402,13 +402,13 @@ def train_classifier(items, epochs: int, rng, log, hard: Optional[dict] = None,
     return net
 
 
-def train_detector(items, epochs: int, rng, log, per_epoch: int = 1200, width: int = 16, arch: str = "plain",
-                   die_range: tuple[float, float] = (11.0, 44.0), blur_prob: float = 0.0,
+def train_detector(items, epochs: int, rng, log, per_epoch: int = 1200,
+                   widths: tuple[int, int, int] = (16, 32, 48), die_range: tuple[float, float] = (11.0, 44.0), blur_prob: float = 0.0,
                    fast_resize: bool = False) -> nn.Module:
-    """Train the centre/size detector on augmented crops from ``items``: ``arch`` ``"plain"``
-    (:class:`DiceDetector` with ``width`` channels in its first layer) or ``"fast"``
-    (:class:`FastDiceDetector`); ``die_range``, ``blur_prob``: see :func:`detector_sample`."""
-    net = FastDiceDetector() if arch == "fast" else DiceDetector(width)
+    """Train the centre/size detector (:class:`DiceDetector` with ``widths`` channels at strides 2,
+    4 and 8) on augmented crops from ``items``; ``die_range``, ``blur_prob``: see
+    :func:`detector_sample`."""
+    net = DiceDetector(widths)
     total = epochs * math.ceil(per_epoch / 32)
     opt = torch.optim.AdamW(net.parameters(), lr=4e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=4e-3, total_steps=total, pct_start=0.15)
@@ -600,8 +600,8 @@ def main() -> None:
                     help="leave this kind of dice (vision.render_dice.DIE_STYLES) out of the synthetic photos, "
                          "the rendered boards and the touching boards (leave-one-dice-kind-out)")
     ap.add_argument("--tilt-boards", type=int, default=0, help="rendered boards for the tilt network's pool")
-    ap.add_argument("--det-width", type=int, default=10, help="detector width (channels of its first layer)")
-    ap.add_argument("--det-arch", choices=["plain", "fast"], default="plain", help="detector network")
+    ap.add_argument("--det-widths", type=int, nargs=3, default=[10, 20, 30],
+                    help="detector channels at strides 2, 4 and 8")
     ap.add_argument("--det-range", type=float, nargs=2, default=[11.0, 44.0],
                     help="detector training: die sides (pixels at its input) drawn from this range")
     ap.add_argument("--fast-resize", action="store_true",
@@ -705,8 +705,8 @@ def main() -> None:
         export(cls, torch.zeros(1, 3, args.cls_patch, args.cls_patch), args.out / args.cls_name,
                {"input": {0: "n"}, "output": {0: "n"}}, args.fold)
     if args.only in (None, "det"):
-        det = train_detector(items, args.det_epochs, rng, log, per_epoch=args.det_crops, width=args.det_width,
-                             arch=args.det_arch, die_range=tuple(args.det_range), blur_prob=args.blur,
+        det = train_detector(items, args.det_epochs, rng, log, per_epoch=args.det_crops,
+                             widths=tuple(args.det_widths), die_range=tuple(args.det_range), blur_prob=args.blur,
                              fast_resize=args.fast_resize)
         export(det, torch.zeros(1, 3, 192, 192), args.out / "dice_detector.onnx",
                {"input": {2: "h", 3: "w"}, "output": {2: "gh", 3: "gw"}}, args.fold)
