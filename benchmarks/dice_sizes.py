@@ -10,7 +10,8 @@ marks; ``--die-as-under``: that share of the dice the colour of what they lie on
 :func:`vision.cocked.judge_scan`). Prints per band:
 dice found and value accuracy, flat rolls read exactly (both dice, their values, nothing else),
 cocked rolls caught (recall) and rolls called cocked that were (precision), cube values right;
-then the flat rolls read exactly per board style and per kind of dice, over every band.
+then over every band the cubes found and read, the false cubes on the boards without one, and the
+flat rolls read exactly per board style and per kind of dice.
 """
 
 from __future__ import annotations
@@ -71,6 +72,10 @@ def main(argv: list[str] | None = None) -> int:
               f"{rolls['caught']}/{rolls['cocked']}".rjust(14),
               (f"{rolls['precision']:.3f}" if rolls["precision"] is not None else "-").rjust(10),
               f"{cube['value_correct']}/{cube['boards_with_cube']}".rjust(11), flush=True)
+    cubes = [r["cube"] for r in out.values()]
+    print("cubes: found {}/{}, value right {}, place right {}; false cubes {} on {} boards without one".format(
+        *(sum(c[key] for c in cubes) for key in ("found", "boards_with_cube", "value_correct", "place_correct",
+                                                 "false_cubes", "boards_without_cube"))))
     for key, rows in sorted(by.items()):
         print(f"flat rolls read exactly per {key.replace('_', ' ')}: "
               + ", ".join(f"{name} {e}/{n}" for name, (e, n) in sorted(rows.items())))

@@ -146,7 +146,8 @@ def cube_from_scan(image_bgr: np.ndarray, cands: Sequence[Candidate], probs: np.
     the points only while a double is offered). The best one is the cube when its score reaches
     :data:`CUBE_ACCEPT` and the cube network (reading it at four quarter turns and the sizes
     :data:`CUBE_SCALES` when its first reading's best value is below :data:`SURE`) does not call
-    it "not a cube" (above 0.5). Its value is the network's most likely one; a cube in the centre
+    it "not a cube" (above 0.5); when it does, the next best candidate from that score is looked
+    at (a checker scored a little above the real cube must not hide it). Its value is the network's most likely one; a cube in the centre
     (no double yet) shows 64 by the rules, so there 64's probability is weighted by
     :data:`CENTRE_PRIOR` before the most likely value is taken.
 
@@ -197,15 +198,17 @@ def _cube_among(image_bgr: np.ndarray, cands: Sequence[Candidate], probs: np.nda
         return None
     weight = np.array([1.0 if off_points(cands[i].center, field) else ON_POINTS_WEIGHT for i in able])
     score = probs[able, 7] * weight
-    k = int(np.argmax(score))
-    if score[k] < accept:
-        return None
-    best = int(able[k])
-    cand = cands[best]
-    pc = cube_reader.probabilities(image_bgr, [cand])[0]
-    if pc[:6].max() < SURE:  # unsure: read it at four quarter turns and four sizes and average
-        pc = cube_reader.probabilities(image_bgr, [cand], turns=4, scales=CUBE_SCALES)[0]
-    if pc[6] > 0.5:  # the cube network says: not a cube
+    for k in np.argsort(-score, kind="stable"):
+        if score[k] < accept:
+            return None
+        best = int(able[k])
+        cand = cands[best]
+        pc = cube_reader.probabilities(image_bgr, [cand])[0]
+        if pc[:6].max() < SURE:  # unsure: read it at four quarter turns and four sizes and average
+            pc = cube_reader.probabilities(image_bgr, [cand], turns=4, scales=CUBE_SCALES)[0]
+        if pc[6] <= 0.5:  # else the cube network says: not a cube, and the next candidate is looked at
+            break
+    else:
         return None
     pv = pc[:6]
     h, w = image_bgr.shape[:2]
