@@ -101,9 +101,9 @@ class Session:
     The reader may offer optional hooks (``companion.commands.watch.make_frame_reader``
     does): ``reader.set_roller(side)`` is told before each frame who rolls next
     (``Referee.expected_roller``: ``"bottom"``, ``"top"`` or ``None``), and
-    ``reader.dice_near(image, boxes)`` / ``reader.read_dice(image)`` read the
-    dice alone, for the end of a turn judged on the dice pick-up frame itself
-    (``StabilitySettings.fast_pickup``, :meth:`_dice_picked_up`).
+    ``reader.points_under(boxes)`` / ``reader.places_under(boxes)`` say what the
+    dice lie over, for a still frame where only the dice moved
+    (:meth:`_only_dice_moved`).
     """
 
     def __init__(
@@ -272,42 +272,27 @@ class Session:
         picture of the last stable board (which had dice), pixels changed under
         every die's box and nowhere else (``vision.motion``'s comparison size,
         a margin of 2 pixels; at most ``PICKUP_STRAY_FRACTION`` of stray
-        pixels), and the reader then finds no dice (and, reading the whole
-        frame, the same checkers, bar, trays and cube, no hand and no
-        unreadable point). The checkers
-        have then been still since that stable reading, so the board is not
-        half seen. With a local dice reader (``reader.dice_near(image,
-        boxes)``, or ``reader.read_dice(image)`` over the field: the dice, or
-        ``None``; ``companion.commands.watch.make_frame_reader``) only the dice
-        are looked for, where they lay (a die moved elsewhere would have
-        changed the picture there), and the rest is the stable board's;
-        otherwise the whole frame is read. Returns the new stable observation, or ``None`` (the frame
-        then waits for still frames as usual)."""
+        pixels), and the whole frame, read, shows no dice in play and the same
+        checkers, bar, trays and cube, no hand and no unreadable point. The
+        reading is needed as well as the picture: a checker moved onto a point
+        of its own shade changes too few pixels to see (a gold checker onto an
+        orange point), and one moved from under a die at a stack's end changes
+        pixels under the die's box alone. The checkers have then been still
+        since that stable reading, so the board is not half seen. Returns the
+        new stable observation, or ``None`` (the frame then waits for still
+        frames as usual)."""
         stable, snapshot = self._stable_obs, self._stable_snapshot
         if not self.stability_settings.fast_pickup or self.motion is None or stable is None or snapshot is None:
             return None
         with self._lock:  # the dice in play (an idle set of the other player's stays where it is)
             in_play = self.referee.dice_in_play(stable).dice
-        idle = tuple(d for d in stable.dice if d not in in_play)
         if not in_play or any(d.box is None for d in in_play):
             return None
         if not self._changed_only_under(image, snapshot, [d.box for d in in_play]):
             return None
-        dice_near = getattr(self.reader, "dice_near", None)
-        read_dice = getattr(self.reader, "read_dice", None)
         try:
-            dice = dice_near(image, [d.box for d in in_play]) if dice_near is not None else None
-            if dice is not None:  # looked for where the dice in play lay: the idle ones stay
-                dice = tuple(dice) + idle
-            elif read_dice is not None:
-                dice = read_dice(image)
-            if dice is None:  # no dice-only reader: read the whole board
-                obs = self.reader(image)
-                self.frames_read += 1
-            else:
-                # nothing changed outside the dice boxes: the checkers, the cube
-                # and the (unoccluded) view are the stable board's
-                obs = dataclasses.replace(stable, dice=tuple(dice), occluded=False, unreadable_points=())
+            obs = self.reader(image)
+            self.frames_read += 1
             with self._lock:
                 still_down = self.referee.dice_in_play(obs).dice
         except Exception:  # noqa: BLE001 - the usual path reads it again when still

@@ -131,3 +131,39 @@ def test_one_die_left_on_the_board_is_not_a_pickup():
                                                      Scene(PLAYED, (OPENING[0],))))
     assert _verdicts(events) == []
     assert session.fast_pickups == 0
+
+
+@pytest.mark.slow
+def test_a_checker_moved_where_the_picture_barely_changes_is_read_at_the_pickup(tmp_path):
+    """Rendered game 410 of ``benchmarks/bench_rendered_games.py`` (seed 1410: the fmgammon board,
+    jumbo dice thrown anywhere, its own camera). Player 1 plays the opening 5-4 as 13/8 6/2 with
+    the dice down, then 8/7 (13/7 6/2: illegal), whose checker leaves the end of the 8-point's
+    stack, where a jumbo die lies, for the orange 7-point, where a gold checker changes few
+    pixels; then the dice are picked up. Against the last stable board's picture (13/8 6/2) the
+    pick-up frame changed under the dice alone: only reading it shows the checker on the 7-point.
+    The play is called illegal, never taken as legal, and its correction (scene 16) is seen."""
+    import cv2
+
+    from companion.commands.watch import make_frame_reader
+    from companion.demo import DEMO_LAYOUT, game_camera, render_script
+    from companion.scripted_game import Script, random_game
+    from companion.table import TableLayout
+    from vision.sources import Frame
+
+    script = random_game(1410, match_length=5, illegal_rate=0.3, cocked_rate=0.2, max_turns=4)
+    # the opening, the play, its pick-up and its correction (scenes 0-16)
+    played = Script(scenes=script.scenes[:17], match_length=5)
+    assert played.scenes[12].dice and played.scenes[12].board[18] == -1 and not played.scenes[14].dice
+    pose, lighting = game_camera(1410)
+    n = render_script(played, tmp_path, die_to_checker=0.8, style="fmgammon", pose=pose, lighting=lighting,
+                      dice_scatter=1410)
+    reader = make_frame_reader(corners=pose.corners)
+    bus = EventBus()
+    events = []
+    bus.subscribe(lambda e: events.append(e.to_dict()))
+    session = Session(bus, reader=reader,
+                      match_settings={"match_length": 5, "layout": TableLayout(DEMO_LAYOUT.colours)})
+    for i in range(n):
+        session.process_frame(Frame(cv2.imread(str(tmp_path / f"frame{i:05d}.jpg")), i, i * 100.0))
+    verdicts = [(e["player"], e["verdict"]) for e in events if e["type"] == "verdict" and e["verdict"] != "in_progress"]
+    assert verdicts == [(1, "illegal"), (1, "corrected")]

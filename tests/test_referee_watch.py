@@ -245,13 +245,6 @@ def test_dice_thrown_onto_a_still_board_are_seen_in_the_next_frame():
     thrown = render_scene(Scene(START_SIGNED, (DieSpec(3, "right"), DieSpec(1, "left"))), layout=DEMO_LAYOUT, seed=0)
     assert reader(empty).dice == ()
     assert sorted(d.value for d in reader(thrown).dice) == [1, 3]
-    assert sorted(d.value for d in reader.read_dice(thrown)) == [1, 3]
-    assert reader.read_dice(empty) == ()
-    # the pick-up check looks only where the dice lay
-    boxes = [d.box for d in reader(thrown).dice]
-    assert sorted(d.value for d in reader.dice_near(thrown, boxes)) == [1, 3]
-    assert sorted(d.value for d in reader.dice_near(thrown, boxes[:1])) == [reader(thrown).dice[0].value]
-    assert reader.dice_near(empty, boxes) == ()
 
 
 def test_a_single_photo_is_read_on_its_own_without_stills(repo_root, shared_data):

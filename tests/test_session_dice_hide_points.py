@@ -70,7 +70,7 @@ class SpoilingReader:
         obs = self.reader(image)
         return self.spoil(obs, self.reader.points_under([d.box for d in obs.dice])) if obs.dice else obs
 
-    def __getattr__(self, name):  # set_roller, dice_near, read_dice, points_under: the real reader's
+    def __getattr__(self, name):  # set_roller, points_under, places_under: the real reader's
         return getattr(self.reader, name)
 
 

@@ -190,47 +190,12 @@ def make_frame_reader(calibration: Any = None, die_on_checker: str = "flat_ok", 
             plugin.checkers = _checker_discs(result, reader.settings.work_scale)
         return result.observation
 
-    def read_dice(image: Any):
-        """The dice of ``image`` alone (no checkers, no cube) on the fixed
-        registration: a tuple of ``DieReading``, or ``None`` when there is no
-        dice plug-in or no registration for this frame size (for the session's
-        dice pick-up check)."""
-        h, w = image.shape[:2]
-        if plugin is None or reader.field is None or tuple(reader.field.image_size) != (w, h) or register_each_frame:
-            return None
-        new_frame()
-        return tuple(plugin.dice(image, reader.field))
-
     def set_roller(side: Any) -> None:
         """The image side (``"bottom"``/``"top"``) of the player whose roll comes
         next, or ``None`` (unknown): a die outside that player's right-hand
         board is then read as cocked (``vision.cocked.judge_roll``)."""
         if plugin is not None:
             plugin.roller = side
-
-    def dice_near(image: Any, boxes: Any):
-        """The dice found near ``boxes`` ((x0, y0, x1, y1) image pixels: where
-        dice lay) only, with the dice reader's detector and classifier run on a
-        window of three die sides around each box (a small fraction of the
-        field): a tuple of ``DieReading``, or ``None`` when not possible (no
-        plug-in or registration). For the session's dice pick-up check, where
-        the picture is proven unchanged everywhere else."""
-        h, w = image.shape[:2]
-        if plugin is None or reader.field is None or tuple(reader.field.image_size) != (w, h) or register_each_frame:
-            return None
-        from vision.dice import field_search_region
-
-        _, die_px = field_search_region(reader.field, image.shape)
-        found = []
-        for x0, y0, x1, y1 in boxes:
-            m = 1.5 * max(die_px, x1 - x0, y1 - y0)
-            cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-            roi = (int(max(cx - m, 0)), int(max(cy - m, 0)), int(min(cx + m, w)), int(min(cy + m, h)))
-            if roi[2] - roi[0] < 8 or roi[3] - roi[1] < 8:
-                continue
-            cands = plugin.reader.candidates(image, die_px, roi)
-            found += plugin.reader.dice_from_scan(cands, plugin.reader.classify(image, cands, wider=False))
-        return tuple(found)
 
     def points_under(boxes: Any):
         """The points (1..24) and ``"bar"`` that objects in ``boxes`` ((x0, y0,
@@ -253,10 +218,8 @@ def make_frame_reader(calibration: Any = None, die_on_checker: str = "flat_ok", 
 
         return places(reader.field, boxes)
 
-    read.read_dice = read_dice  # type: ignore[attr-defined]
     read.points_under = points_under  # type: ignore[attr-defined]
     read.places_under = places_under  # type: ignore[attr-defined]
-    read.dice_near = dice_near  # type: ignore[attr-defined]
     read.set_roller = set_roller  # type: ignore[attr-defined]
     read.board_reader = reader  # type: ignore[attr-defined]
     read.dice_plugin = plugin  # type: ignore[attr-defined]
