@@ -24,25 +24,6 @@ def test_each_shipped_quantization_is_of_the_shipped_float_network_and_is_run(na
     assert "7-bit" in net.metadata()["quantization"]
 
 
-@pytest.mark.parametrize("name", sorted(QUANTIZED))
-def test_each_quantization_keeps_its_first_convolution_float_and_the_others_8_bit(name):
-    """onnxruntime's 8-bit convolution over three colour channels is slower than the float one, so
-    the convolution reading the image stays float; every later convolution reads 8-bit weights
-    (a QDQ graph: the weights come through DequantizeLinear)."""
-    import onnx
-
-    graph = onnx.load(str(quantized_path(MODELS / name))).graph
-    made_by = {out: node for node in graph.node for out in node.output}
-    initialisers = {i.name for i in graph.initializer}
-    convs = [node for node in graph.node if node.op_type == "Conv"]
-    assert len(convs) >= 4
-    # the image itself, not quantized, through float weights
-    assert convs[0].input[0] == graph.input[0].name and convs[0].input[1] in initialisers
-    for conv in convs[1:]:
-        assert made_by[conv.input[1]].op_type == "DequantizeLinear", conv.name
-    assert "first convolution float" in load_onnx(MODELS / name).metadata()["quantization"]
-
-
 @pytest.mark.parametrize("name", ["dice_detector_field.onnx", "dice_detector.onnx", "dice_classifier_photo.onnx"])
 def test_the_detectors_and_the_free_photo_classifier_stay_float(name):
     assert not quantized_path(MODELS / name).exists()

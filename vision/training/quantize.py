@@ -4,9 +4,7 @@
 
 For each network of :data:`QUANTIZED` it writes ``name.int8.onnx`` beside ``name.onnx``
 (:func:`vision.onnx_model.quantized_path`): onnxruntime's static quantization
-(``onnxruntime.quantization.quantize_static``, QDQ format) of every layer but the first
-convolution, which stays float (its 8-bit kernel over three input channels is slower than the float
-one: it took a third of the dice classifier's time), weights signed 8-bit per output
+(``onnxruntime.quantization.quantize_static``, QDQ format), weights signed 8-bit per output
 channel reduced to 7 bits (``reduce_range``: the 8-bit kernels of CPUs without VNNI add pairs of
 products in 16 bits and would saturate), activations unsigned 8-bit, their ranges the minimum and
 maximum seen while the float networks read ``--boards`` rendered boards
@@ -117,16 +115,14 @@ def quantize(float_path: pathlib.Path, inputs: Sequence[np.ndarray], out: pathli
     pre = out.with_name(out.name + ".pre.onnx")
     try:
         quant_pre_process(str(float_path), str(pre), skip_symbolic_shape=True)
-        graph = onnx.load(str(pre)).graph
-        first = [n.name for n in graph.node if n.op_type == "Conv" and n.input[0] == name][:1]
         quantize_static(str(pre), str(out), Inputs(), quant_format=QuantFormat.QDQ, per_channel=True,
                         reduce_range=True, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
-                        calibrate_method=CalibrationMethod.MinMax, nodes_to_exclude=first)
+                        calibrate_method=CalibrationMethod.MinMax)
     finally:
         pre.unlink(missing_ok=True)
     q = onnx.load(str(out))
     for key, value in (("float_sha256", file_sha256(float_path)),
-                       ("quantization", f"QDQ, first convolution float, 7-bit per-channel weights, 8-bit activations (MinMax over "
+                       ("quantization", f"QDQ, 7-bit per-channel weights, 8-bit activations (MinMax over "
                                         f"{len(inputs)} runs)")):
         entry = q.metadata_props.add()
         entry.key, entry.value = key, value
