@@ -147,9 +147,10 @@ def cube_from_scan(image_bgr: np.ndarray, cands: Sequence[Candidate], probs: np.
     :data:`CUBE_ACCEPT` and the cube network (reading it at four quarter turns and the sizes
     :data:`CUBE_SCALES` when its first reading's best value is below :data:`SURE`) does not call
     it "not a cube" (above 0.5); when it does, the next best candidate from that score is looked
-    at (a checker scored a little above the real cube must not hide it). Its value is the network's most likely one; a cube in the centre
-    (no double yet) shows 64 by the rules, so there 64's probability is weighted by
-    :data:`CENTRE_PRIOR` before the most likely value is taken.
+    at (a checker scored a little above the real cube must not hide it). Its value is the
+    network's most likely one; a cube in the centre (no double yet) shows 64 by the rules, so
+    there 64's probability is weighted by :data:`CENTRE_PRIOR` before the most likely value is
+    taken.
 
     With a ``field`` and the ``reader`` that scanned (``probs`` (N, 8) as
     :meth:`DiceReader.classify` gives them), a frame where no candidate is the cube is looked at
