@@ -37,7 +37,7 @@ from vision.training.nets import DiceClassifier, DiceDetector
 NONE_CLASS, CUBE_CLASS = 6, 7
 
 #: ``LabelledImage.dataset`` of the drawn training images (the others are real photos).
-RENDERED = ("synthetic", "rendered-board")
+RENDERED = ("synthetic", "rendered-board", "real-on-board")
 
 DATA = default_dice_root()
 
@@ -281,7 +281,7 @@ def mine_hard_negatives(items, detector: pathlib.Path, log, radius: float = 0.5,
         n = m = 0
         for idx, (img, item) in enumerate(items):
             die_px = None
-            if item.dataset == "rendered-board":
+            if item.dataset in ("rendered-board", "real-on-board"):
                 die_px = float(np.median(die_sizes(item)))
             cands = reader.candidates(img, die_px)
             boxes = np.concatenate([item.boxes, item.cube_boxes]) if len(item.cube_boxes) else item.boxes
@@ -599,6 +599,8 @@ def main() -> None:
     ap.add_argument("--without-dice-kind", choices=[s.name for s in DIE_STYLES], default=None,
                     help="leave this kind of dice (vision.render_dice.DIE_STYLES) out of the synthetic photos, "
                          "the rendered boards and the touching boards (leave-one-dice-kind-out)")
+    ap.add_argument("--real-on-boards", type=int, default=0,
+                    help="rendered boards with two real dice of the training photos pasted on each")
     ap.add_argument("--tilt-boards", type=int, default=0, help="rendered boards for the tilt network's pool")
     ap.add_argument("--det-widths", type=int, nargs=3, default=[10, 20, 30],
                     help="detector channels at strides 2, 4 and 8")
@@ -681,6 +683,7 @@ def main() -> None:
             if args.fold != "all" and it.fold() == int(args.fold):
                 continue
             items.append((cv2.imread(str(it.path)), it))
+    photos = [it for _, it in items]
     if args.synthetic:
         from vision.dice_photos import synthetic_training_images
         items += synthetic_training_images(args.synthetic, rng, backgrounds=[], marbled=args.marbled,
@@ -691,6 +694,10 @@ def main() -> None:
         items += board_items(args.boards, rng, tuple(args.board_dice) if args.board_dice else None, styles)
     if args.touching:
         items += touching_items(args.touching, rng, styles)
+    if args.real_on_boards:
+        from vision.dice_cutouts import cut_dice, real_dice_boards
+
+        items += real_dice_boards(args.real_on_boards, rng, cut_dice(photos))
     log(f"training on {len(items)} images (fold held out: {args.fold}, dataset held out: {args.holdout_dataset}, "
         f"dice kind held out: {args.without_dice_kind})")
     if args.only in (None, "cls"):
