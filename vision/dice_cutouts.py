@@ -81,10 +81,12 @@ def cut_dice(items: Sequence) -> list[CutDie]:
     return out
 
 
-def paste_die(image: np.ndarray, die: CutDie, centre: tuple[float, float], side: float, yaw_deg: float) -> None:
+def paste_die(image: np.ndarray, die: CutDie, centre: tuple[float, float], side: float, yaw_deg: float,
+              shadow: float = 0.2, shadow_deg: float = 45.0) -> None:
     """Paste ``die`` into ``image`` ((H, W, 3) uint8 BGR, changed in place) centred at ``centre``
-    (image pixels), its side ``side`` pixels, turned by ``yaw_deg``, over a soft shadow (a fifth
-    darker, offset by a tenth of its side down and right)."""
+    (image pixels), its side ``side`` pixels, turned by ``yaw_deg``, over a soft shadow
+    ``shadow`` darker (0: none) cast 0.14 of its side toward ``shadow_deg`` (image degrees, 0
+    right, 90 down; the default: a tenth of its side down and right)."""
     import cv2
 
     k = side / die.side
@@ -99,15 +101,17 @@ def paste_die(image: np.ndarray, die: CutDie, centre: tuple[float, float], side:
     patch = cv2.warpAffine(die.patch, rot, (big, big), flags=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR,
                            borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     alpha = cv2.warpAffine(die.alpha, rot, (big, big), flags=cv2.INTER_LINEAR)
-    shift = np.float32([[1, 0, 0.1 * side], [0, 1, 0.1 * side]])
-    shadow = cv2.GaussianBlur(cv2.warpAffine(alpha, shift, (big, big)), (0, 0), max(0.12 * side, 0.5)) * 0.2
+    t = math.radians(shadow_deg)
+    reach = 0.1 * math.sqrt(2) * side
+    shift = np.float32([[1, 0, reach * math.cos(t)], [0, 1, reach * math.sin(t)]])
+    dark = cv2.GaussianBlur(cv2.warpAffine(alpha, shift, (big, big)), (0, 0), max(0.12 * side, 0.5)) * shadow
     x0, y0 = int(round(centre[0] - big / 2)), int(round(centre[1] - big / 2))
     xa, ya = max(x0, 0), max(y0, 0)
     xb, yb = min(x0 + big, image.shape[1]), min(y0 + big, image.shape[0])
     if xb <= xa or yb <= ya:
         return
     sl = (slice(ya - y0, yb - y0), slice(xa - x0, xb - x0))
-    region = image[ya:yb, xa:xb].astype(np.float32) * (1 - shadow[sl][..., None])
+    region = image[ya:yb, xa:xb].astype(np.float32) * (1 - dark[sl][..., None])
     a = alpha[sl][..., None]
     image[ya:yb, xa:xb] = np.clip(region * (1 - a) + patch[sl] * a, 0, 255).astype(np.uint8)
 
@@ -116,7 +120,8 @@ def real_dice_boards(n: int, rng: np.random.Generator, cut: Sequence[CutDie],
                      die_to_checker: tuple[float, float] = (0.28, 0.85)) -> list:
     """``n`` rendered boards (:func:`vision.render_roll.random_board_scene`, half of them of any
     colours with marked checkers) each with two of the real dice ``cut`` (:func:`cut_dice`) pasted flat, turned, at the board's dice side (``die_to_checker`` low and high times a
-    checker's diameter, each die 0.9-1.1 of it), clear of the checkers or on top of one, as
+    checker's diameter, each die 0.9-1.1 of it) over shadows of any strength (0-0.35) and
+    direction, clear of the checkers or on top of one, as
     [(image (720, 1280, 3) uint8 BGR, :class:`vision.dice_data.LabelledImage`)] (dataset
     ``"real-on-board"``, each box the die's side around its centre). Raises ``ValueError`` when
     ``cut`` is empty."""
@@ -146,7 +151,8 @@ def real_dice_boards(n: int, rng: np.random.Generator, cut: Sequence[CutDie],
                 clear = (near >= r + 0.75 * side).all() or (near <= 0.5 * r).any()
                 apart = all(math.hypot(at[0] - (b[0] + b[2]) / 2, at[1] - (b[1] + b[3]) / 2) >= 1.5 * side for b in boxes)
                 if clear and apart:
-                    paste_die(image, die, (float(at[0]), float(at[1])), side, float(rng.uniform(0, 90)))
+                    paste_die(image, die, (float(at[0]), float(at[1])), side, float(rng.uniform(0, 90)),
+                              shadow=float(rng.uniform(0.0, 0.35)), shadow_deg=float(rng.uniform(0, 360)))
                     boxes.append([at[0] - side / 2, at[1] - side / 2, at[0] + side / 2, at[1] + side / 2])
                     values.append(die.value)
                     break
