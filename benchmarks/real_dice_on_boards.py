@@ -1,5 +1,5 @@
 """Real dice on real boards: ``python benchmarks/real_dice_on_boards.py [--boards DIR] [--dice DIR]
-[--rolls 12] [--seed 3] [--json OUT] [--keep DIR]``.
+[--rolls 12] [--seed 3] [--models DIR] [--json OUT] [--keep DIR]``.
 
 Each die of the held-out fold (fold 0, :meth:`vision.dice_data.LabelledImage.fold`; none of the
 networks that read a registered board was trained on it) of the nell-byler photos (coloured, marbled and translucent dice
@@ -199,6 +199,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from vision.dice_cutouts import cut_dice, paste_die
     from vision.dice_data import DatasetError, load_dataset, with_die_boxes
+    from vision.dice import DiceReader
     from vision.dice_plugin import DicePlugin
     from vision.dice_size import DiceSizeError, learn_die_scale
 
@@ -208,6 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dice", type=pathlib.Path, default=shared / "dice", help="labelled dice photos")
     ap.add_argument("--rolls", type=int, default=12, help="rolls per board photo")
     ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("--models", type=pathlib.Path, default=None, help="folder with the ONNX models (default the shipped ones)")
     ap.add_argument("--json", type=pathlib.Path, default=None, help="write every frame's figures here")
     ap.add_argument("--keep", type=pathlib.Path, default=None, help="write every frame made into this folder")
     args = ap.parse_args(argv)
@@ -227,6 +229,11 @@ def main(argv: list[str] | None = None) -> int:
     for d in cut:
         by_source.setdefault(d.source, []).append(d)
     print(f"{len(cut)} held-out dice cut out of {len(by_source)} photos")
+    try:
+        reader = DiceReader(args.models)
+    except FileNotFoundError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     rng = np.random.default_rng(args.seed)
     rows = []
     for label_path in labels:
@@ -253,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
             if "apart" not in frames:
                 continue
             try:
-                scale: Optional[float] = learn_die_scale(frames["apart"][0], board.field)
+                scale: Optional[float] = learn_die_scale(frames["apart"][0], board.field, reader)
             except DiceSizeError:  # calibration would refuse: read as without it
                 scale = None
             for kind, (frame, truth) in frames.items():
@@ -263,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
                     args.keep.mkdir(parents=True, exist_ok=True)
                     cv2.imwrite(str(args.keep / f"{board.name}_{r:02d}_{kind.replace(' ', '_')}.jpg"), frame)
                 for mode, die_scale in (("as read", None), ("size learned", scale)):
-                    plugin = DicePlugin(die_scale=die_scale)
+                    plugin = DicePlugin(args.models, die_scale=die_scale)
                     row[mode] = score_frame(plugin.dice(frame, board.field), truth, board.own_dice)
                 rows.append(row)
         print(f"{board.name}: {sum(r['photo'] == board.name for r in rows)} frames", flush=True)

@@ -61,3 +61,5 @@ def test_nothing_to_read_is_a_clear_error(shared_data, tmp_path, capsys):
     assert "error:" in capsys.readouterr().err
     assert main(["--dice", str(shared_data / "dice"), "--boards", str(tmp_path)]) == 2
     assert "no labelled board photos" in capsys.readouterr().err
+    assert main(["--dice", str(shared_data / "dice"), "--models", str(tmp_path)]) == 2  # no networks there
+    assert "error:" in capsys.readouterr().err
