@@ -73,3 +73,24 @@ def test_real_dice_boards_give_labelled_real_dice_at_the_board_size(photos):
             assert inner.std(0).max() > 8
     with pytest.raises(ValueError, match="no real die"):
         real_dice_boards(1, np.random.default_rng(0), [])
+
+
+def test_hinges_are_drawn_across_the_bar_and_nowhere_else():
+    from vision.registration import field_from_corners
+    from vision.render_hinges import draw_bar_hinges
+
+    corners = np.array([[100.0, 50.0], [1180.0, 50.0], [1180.0, 670.0], [100.0, 670.0]])
+    field = field_from_corners(corners, (1280, 720))
+    image = np.full((720, 1280, 3), (30, 90, 30), np.uint8)
+    boxes = draw_bar_hinges(image, field, np.random.default_rng(4))
+    assert len(boxes) == 2
+    bar = field.to_image(np.array([[field.bar_x0, 0.0], [field.bar_x1, 0.0]]))[:, 0]
+    changed = np.abs(image.astype(int) - (30, 90, 30)).sum(2) > 12
+    ys, xs = np.nonzero(changed)
+    assert bar[0] - 3 <= xs.min() and xs.max() <= bar[1] + 3  # on the bar only
+    top, bottom = sorted(boxes, key=lambda b: b[1])
+    assert top[3] < 360 < bottom[1]  # one hinge in each end of the bar
+    for x0, y0, x1, y1 in boxes:
+        assert 0.3 * (bar[1] - bar[0]) <= x1 - x0 <= 0.85 * (bar[1] - bar[0])
+        plate = changed[int(y0):int(y1), int(x0):int(x1)]
+        assert plate.mean() > 0.8  # a solid plate

@@ -121,11 +121,13 @@ def real_dice_boards(n: int, rng: np.random.Generator, cut: Sequence[CutDie],
     """``n`` rendered boards (:func:`vision.render_roll.random_board_scene`, half of them of any
     colours with marked checkers) each with two of the real dice ``cut`` (:func:`cut_dice`) pasted flat, turned, at the board's dice side (``die_to_checker`` low and high times a
     checker's diameter, each die 0.9-1.1 of it) over shadows of any strength (0-0.35) and
-    direction, clear of the checkers or on top of one, as
+    direction, clear of the checkers or on top of one, seven boards in ten with hinges on the bar
+    (:func:`vision.render_hinges.draw_bar_hinges`), as
     [(image (720, 1280, 3) uint8 BGR, :class:`vision.dice_data.LabelledImage`)] (dataset
     ``"real-on-board"``, each box the die's side around its centre). Raises ``ValueError`` when
     ``cut`` is empty."""
     from vision.dice_data import LabelledImage
+    from vision.render_hinges import draw_bar_hinges
     from vision.render_roll import random_board_scene
 
     if not cut:
@@ -134,6 +136,8 @@ def real_dice_boards(n: int, rng: np.random.Generator, cut: Sequence[CutDie],
     for k in range(n):
         scene = random_board_scene(rng, die_to_checker, bool(rng.random() < 0.5))
         image, field = scene.image, scene.field
+        if rng.random() < 0.7:
+            draw_bar_hinges(image, field, rng)
         fw, fh = field.size
         checkers = np.array([c[:2] for c in scene.checkers], float).reshape(-1, 2)
         r = scene.checkers[0][2] if scene.checkers else 0.0
