@@ -18,8 +18,9 @@ the dice's side drawn from 0.3-0.8 of a checker's diameter (travel to jumbo dice
 of the stacks the label gives, the bar, the field's edges, points under a hand or a cup, and the
 photo's own dice and cube. Each frame is read as ``companion read PHOTO --corners=...`` reads it
 (:class:`vision.dice_plugin.DicePlugin`, the board registered from its labelled corners) and
-again with the dice's size learned as ``companion calibrate --learn-dice`` learns it, from the
-``apart`` frame (:func:`vision.dice_size.learn_die_scale`). Prints, per kind of frame and per band
+again with the dice's size known, as ``companion calibrate --learn-dice`` gives it (``die_scale``:
+their side over the board's die, :func:`vision.dice_size.board_die_px`; taken from the pasted
+dice, since the photos' own dice, of other sizes, would enter a measurement). Prints, per kind of frame and per band
 of dice size: dice read at all (located), dice read with the right value, rolls read exactly (both dice with their values),
 pasted flat dice called cocked, and false dice (a die read where no die lies, the photo's own
 dice excepted).
@@ -199,9 +200,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from vision.dice_cutouts import cut_dice, paste_die
     from vision.dice_data import DatasetError, load_dataset, with_die_boxes
-    from vision.dice import DiceReader
     from vision.dice_plugin import DicePlugin
-    from vision.dice_size import DiceSizeError, learn_die_scale
+    from vision.dice_size import board_die_px
 
     shared = pathlib.Path(os.environ.get("COMPANION_SHARED_DATA", ROOT.parent / "shared" / "data"))
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -230,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
         by_source.setdefault(d.source, []).append(d)
     print(f"{len(cut)} held-out dice cut out of {len(by_source)} photos")
     try:
-        reader = DiceReader(args.models)
+        DicePlugin(args.models)
     except FileNotFoundError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -245,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
         for r in range(args.rolls):
             source = list(by_source)[int(rng.integers(len(by_source)))]
             pool = by_source[source]
-            pair = [pool[int(rng.integers(len(pool)))] for _ in range(2)]
+            pair = [pool[int(k)] for k in rng.choice(len(pool), 2, replace=len(pool) < 2)]
             ratio = float(rng.uniform(0.3, 0.8))
             yaws = (float(rng.uniform(0, 90)), float(rng.uniform(0, 90)))
             frames = {}
@@ -259,22 +259,19 @@ def main(argv: list[str] | None = None) -> int:
                 frames[kind] = (frame, [(centre, side, die.value) for die, (centre, side, _) in zip(pair, spots)])
             if "apart" not in frames:
                 continue
-            try:
-                scale: Optional[float] = learn_die_scale(frames["apart"][0], board.field, reader)
-            except DiceSizeError:  # calibration would refuse: read as without it
-                scale = None
+            scale = frames["apart"][1][0][1] / board_die_px(board.field, image.shape)
             for kind, (frame, truth) in frames.items():
                 row = {"photo": board.name, "roll": r, "kind": kind, "ratio": ratio, "source": source,
-                       "values": [t[2] for t in truth], "learned": scale}
+                       "values": [t[2] for t in truth], "die_scale": scale}
                 if args.keep:
                     args.keep.mkdir(parents=True, exist_ok=True)
                     cv2.imwrite(str(args.keep / f"{board.name}_{r:02d}_{kind.replace(' ', '_')}.jpg"), frame)
-                for mode, die_scale in (("as read", None), ("size learned", scale)):
+                for mode, die_scale in (("as read", None), ("size known", scale)):
                     plugin = DicePlugin(args.models, die_scale=die_scale)
                     row[mode] = score_frame(plugin.dice(frame, board.field), truth, board.own_dice)
                 rows.append(row)
         print(f"{board.name}: {sum(r['photo'] == board.name for r in rows)} frames", flush=True)
-    for mode in ("as read", "size learned"):
+    for mode in ("as read", "size known"):
         print(f"\n{mode}: kind / dice side band: dice located, dice right, rolls exact, flat dice called cocked, "
               "false dice")
         for kind in KINDS:
