@@ -601,6 +601,8 @@ def main() -> None:
                          "the rendered boards and the touching boards (leave-one-dice-kind-out)")
     ap.add_argument("--real-on-boards", type=int, default=0,
                     help="rendered boards with two real dice of the training photos pasted on each")
+    ap.add_argument("--hinges", type=float, default=0.7,
+                    help="share (0..1) of the --real-on-boards boards with hinges on the bar")
     ap.add_argument("--tilt-boards", type=int, default=0, help="rendered boards for the tilt network's pool")
     ap.add_argument("--det-widths", type=int, nargs=3, default=[10, 20, 30],
                     help="detector channels at strides 2, 4 and 8")
@@ -646,7 +648,7 @@ def main() -> None:
                          "(benchmarks/dice_label_corrections.json; vision.label_corrections)")
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args()
-    for share in ("marbled", "translucent", "distractors"):
+    for share in ("marbled", "translucent", "distractors", "hinges"):
         if not 0.0 <= getattr(args, share) <= 1.0:
             ap.error(f"--{share} must be a share 0..1, got {getattr(args, share)}")
     torch.set_num_threads(args.threads)
@@ -697,7 +699,7 @@ def main() -> None:
     if args.real_on_boards:
         from vision.dice_cutouts import cut_dice, real_dice_boards
 
-        items += real_dice_boards(args.real_on_boards, rng, cut_dice(photos))
+        items += real_dice_boards(args.real_on_boards, rng, cut_dice(photos), hinges=args.hinges)
     log(f"training on {len(items)} images (fold held out: {args.fold}, dataset held out: {args.holdout_dataset}, "
         f"dice kind held out: {args.without_dice_kind})")
     if args.only in (None, "cls"):
