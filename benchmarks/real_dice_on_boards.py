@@ -2,11 +2,12 @@
 [--rolls 12] [--seed 3] [--models DIR] [--json OUT] [--keep DIR]``.
 
 Each die of the held-out fold (fold 0, :meth:`vision.dice_data.LabelledImage.fold`; none of the
-networks that read a registered board was trained on it) of the nell-byler photos (coloured, marbled and translucent dice
-photographed top-down on a grey card) is cut out of its photo
+networks that read a registered board was trained on it) of the nell-byler photos (coloured,
+marbled and translucent dice photographed top-down on a grey card) is cut out of its photo
 (:func:`vision.dice_cutouts.cut_die`: OpenCV's GrabCut inside its labelled box, holes filled) and
 pasted (:func:`vision.dice_cutouts.paste_die`), turned and scaled, onto the labelled real board
-photos of ``--boards`` (default ``../shared/data/boards``), which no network was trained on, as rolls of two dice of one kind lying flat with a soft shadow. Per photo and for each of
+photos of ``--boards`` (default ``../shared/data/boards``), which no network was trained on, as
+rolls of two dice of one kind lying flat with a soft shadow. Per photo and for each of
 ``--rolls`` rolls, three frames are made with the same two dice:
 
 - ``apart``: both dice in the open, 1.5-4 sides apart;
@@ -20,10 +21,10 @@ photo's own dice and cube. Each frame is read as ``companion read PHOTO --corner
 (:class:`vision.dice_plugin.DicePlugin`, the board registered from its labelled corners) and
 again with the dice's size known, as ``companion calibrate --learn-dice`` gives it (``die_scale``:
 their side over the board's die, :func:`vision.dice_size.board_die_px`; taken from the pasted
-dice, since the photos' own dice, of other sizes, would enter a measurement). Prints, per kind of frame and per band
-of dice size: dice read at all (located), dice read with the right value, rolls read exactly (both dice with their values),
-pasted flat dice called cocked, and false dice (a die read where no die lies, the photo's own
-dice excepted).
+dice, since the photos' own dice, of other sizes, would enter a measurement). Prints, per kind of
+frame and per band of dice size: dice read at all (located), dice read with the right value,
+rolls read exactly (both dice with their values), pasted flat dice called cocked, and false dice
+(a die read where no die lies, the photo's own dice excepted).
 
 What the figures measure: real dice of many makers and materials against real boards' fields,
 checkers and light; what they do not: a die's true contact with the board, its own reflections of
@@ -173,8 +174,8 @@ def place_roll(board: Board, kind: str, ratio: float, yaws: tuple[float, float],
 
 
 def score_frame(dice: list, truth: list[tuple[tuple[float, float], float, int]], own: np.ndarray) -> dict[str, int]:
-    """``located`` (pasted dice read, whatever their value), ``found`` (read with their value), ``cocked`` (pasted dice called cocked),
-    ``exact`` (1 when both are read with their values), ``false`` (dice read near neither a pasted
+    """``located`` (pasted dice read, whatever their value), ``found`` (read with their value),
+    ``cocked`` (pasted dice called cocked), ``exact`` (1 when both are read with their values), ``false`` (dice read near neither a pasted
     die nor one of the photo's own dice ``own`` (N, 2)) of one frame's readings ``dice``
     (:class:`vision.dice.DieReading`) against ``truth`` ((centre, side px, value) per pasted die)."""
     from vision.evaluate_dice import match

@@ -119,10 +119,11 @@ def paste_die(image: np.ndarray, die: CutDie, centre: tuple[float, float], side:
 def real_dice_boards(n: int, rng: np.random.Generator, cut: Sequence[CutDie],
                      die_to_checker: tuple[float, float] = (0.28, 0.85), hinges: float = 0.7) -> list:
     """``n`` rendered boards (:func:`vision.render_roll.random_board_scene`, half of them of any
-    colours with marked checkers) each with two of the real dice ``cut`` (:func:`cut_dice`) pasted flat, turned, at the board's dice side (``die_to_checker`` low and high times a
+    colours with marked checkers) each with two of the real dice ``cut`` (:func:`cut_dice`)
+    pasted flat, turned, at the board's dice side (``die_to_checker`` low and high times a
     checker's diameter, each die 0.9-1.1 of it) over shadows of any strength (0-0.35) and
-    direction, clear of the checkers or on top of one, the share ``hinges`` of the boards with
-    hinges on the bar (:func:`vision.render_hinges.draw_bar_hinges`), as
+    direction, clear of the checkers or on top of one, the share ``hinges`` (0..1) of the boards
+    with hinges on the bar (:func:`vision.render_hinges.draw_bar_hinges`), as
     [(image (720, 1280, 3) uint8 BGR, :class:`vision.dice_data.LabelledImage`)] (dataset
     ``"real-on-board"``, each box the die's side around its centre). Raises ``ValueError`` when
     ``cut`` is empty."""
