@@ -7,11 +7,12 @@ marbled and translucent dice photographed top-down on a grey card) is cut out of
 (:func:`vision.dice_cutouts.cut_die`: OpenCV's GrabCut inside its labelled box, holes filled) and
 pasted (:func:`vision.dice_cutouts.paste_die`), turned and scaled, onto the labelled real board
 photos of ``--boards`` (default ``../shared/data/boards``), which no network was trained on, as
-rolls of two dice of one kind lying flat with a soft shadow. Per photo and for each of
+rolls of two dice of one photo lying flat with a soft shadow. Per photo and for each of
 ``--rolls`` rolls, three frames are made with the same two dice:
 
 - ``apart``: both dice in the open, 1.5-4 sides apart;
-- ``touching``: the two dice side by side, their faces 0-2 pixels apart;
+- ``touching``: the two dice side by side, face to face, their cut-outs 0-2 pixels apart (a
+  cut-out may keep a rim of the grey card, so some pairs lie a little apart);
 - ``by a checker``: one die against the end of a stack (0-2 pixels from its last checker), the
   other in the open;
 
