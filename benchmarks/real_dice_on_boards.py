@@ -25,7 +25,7 @@ their side over the board's die, :func:`vision.dice_size.board_die_px`; taken fr
 dice, since the photos' own dice, of other sizes, would enter a measurement). Prints, per kind of
 frame and per band of dice size: dice read at all (located), dice read with the right value,
 rolls read exactly (both dice with their values), pasted flat dice called cocked, and false dice
-(a die read where no die lies, the photo's own dice excepted).
+(a die read where no die lies, the photo's own dice excepted); then the dice read right per photo.
 
 What the figures measure: real dice of many makers and materials against real boards' fields,
 checkers and light; what they do not: a die's true contact with the board, its own reflections of
@@ -284,6 +284,11 @@ def main(argv: list[str] | None = None) -> int:
                 f = {k: sum(r[mode][k] for r in sel) for k in ("located", "found", "exact", "cocked", "false")}
                 print(f"  {kind:13s} {lo:.2f}-{hi:.2f}: {f['located']}, {f['found']}/{2 * len(sel)}, {f['exact']}/{len(sel)}, "
                       f"{f['cocked']}, {f['false']}")
+    photos = sorted({r["photo"] for r in rows})
+    print("\nper photo, dice right as read / with the size known: " + ", ".join(
+        f"{p} {sum(r['as read']['found'] for r in rows if r['photo'] == p)}/"
+        f"{sum(r['size known']['found'] for r in rows if r['photo'] == p)} of "
+        f"{sum(len(r['values']) for r in rows if r['photo'] == p)}" for p in photos))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps({"command": "python benchmarks/real_dice_on_boards.py " + " ".join(argv or sys.argv[1:]),

@@ -43,7 +43,7 @@ def test_the_benchmark_reads_pasted_real_dice_on_every_photo(shared_data, tmp_pa
     assert main(["--boards", str(shared_data / "boards"), "--dice", str(shared_data / "dice"), "--rolls", "1",
                  "--json", str(out)]) == 0
     text = capsys.readouterr().out
-    assert "held-out dice cut out of" in text and "size known:" in text
+    assert "held-out dice cut out of" in text and "size known:" in text and "per photo" in text
     rows = json.loads(out.read_text())["frames"]
     assert {r["photo"] for r in rows} >= {"frame0", "test10", "test2", "test4"}
     assert {r["kind"] for r in rows} == set(KINDS)
