@@ -93,10 +93,8 @@ def paste_die(image: np.ndarray, die: CutDie, centre: tuple[float, float], side:
     ph, pw = die.alpha.shape
     big = int(math.ceil(max(ph, pw) * k * 1.5)) + 4
     rot = cv2.getRotationMatrix2D((pw / 2, ph / 2), yaw_deg, k)
-    rot[:, 2] += (big / 2 - pw / 2, big / 2 - ph / 2)
     ys, xs = np.nonzero(die.alpha > 0.5)
-    cy, cx = ys.mean(), xs.mean()  # the die's own centre, not the patch's
-    c = rot @ np.array([cx, cy, 1.0])
+    c = rot @ np.array([xs.mean(), ys.mean(), 1.0])  # the die's own centre, not the patch's
     rot[:, 2] += (big / 2 - c[0], big / 2 - c[1])
     patch = cv2.warpAffine(die.patch, rot, (big, big), flags=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR,
                            borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
