@@ -64,6 +64,9 @@ def main() -> int:
     ap.add_argument("--large", type=int, default=8, help="real photos enlarged to 4032 pixels, per dataset")
     ap.add_argument("--out", type=pathlib.Path, default=ROOT / "benchmarks" / "results" / "bench_dice.json")
     args = ap.parse_args()
+    if args.frames < 1 or args.repeat < 1 or args.photos < 0 or args.large < 0:
+        print("error: --frames and --repeat must be at least 1, --photos and --large at least 0", file=sys.stderr)
+        return 2
 
     import cv2
     import numpy as np
@@ -94,7 +97,7 @@ def main() -> int:
     free: dict[str, list[float]] = {}
     large: dict[str, list[float]] = {}
     root = default_dice_root()
-    if root.is_dir():
+    if root.is_dir() and args.photos:
         for name, items in iter_datasets(root):
             ims = [cv2.imread(str(it.path)) for it in items[:: max(len(items) // args.photos, 1)][: args.photos]]
             free[name] = []
