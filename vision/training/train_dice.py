@@ -253,8 +253,18 @@ def focal_loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 
 
 # ----------------------------------------------------------------------------- training loops
+#: Registered-board datasets, mined at their dice's size.
+BOARD_DATASETS = ("rendered-board", "real-on-board")
+#: With ``field_detector``, :func:`mine_hard_negatives` also searches each registered board at these
+#: multiples of its dice's side: ``companion watch`` searches at the board's die size (a tournament
+#: die) whatever the dice's own, and at 0.55 and 1.45 of it for a flat pair it has not found
+#: (:mod:`vision.dice_size`), so dice of 0.3-0.8 of a checker are searched at 0.6-1.7 times their side.
+FIELD_MINE_SCALES = (0.6, 1.0, 1.7)
+
+
 def mine_hard_negatives(items, detector: pathlib.Path, log, radius: float = 0.5,
-                        finest_max_scale: float = 0.77, pyramid: tuple[int, ...] = (192, 384, 768)) -> tuple[dict, dict]:
+                        finest_max_scale: float = 0.77, pyramid: tuple[int, ...] = (192, 384, 768),
+                        field_detector: Optional[pathlib.Path] = None) -> tuple[dict, dict]:
     """Run the detector ``detector`` (an exported dice_detector.onnx) over ``items``: its candidates
     farther than ``radius`` x size from every labelled die or cube, or smaller than 0.6 x the
     nearest one's side (a pip or part of a die; false alarms, {item index: [(x, y, size), ...]})
@@ -262,7 +272,11 @@ def mine_hard_negatives(items, detector: pathlib.Path, log, radius: float = 0.5,
     side, size within 0.7..1.5 of its side; {item index: [(x, y, size, value), ...]}, the nearest
     candidate per die). ``pyramid``, ``finest_max_scale``: the free photos' pyramid
     (:class:`vision.dice.DiceSettings`); (192, 384, 640) and 1.0 mine 640-pixel photos at their
-    own resolution too."""
+    own resolution too. ``field_detector``: a registered-board detector (an exported
+    dice_detector_field.onnx) whose false alarms on the registered boards (:data:`BOARD_DATASETS`),
+    searched as :meth:`vision.dice.DiceReader.scan` searches a board at :data:`FIELD_MINE_SCALES`
+    times their dice's side, are added (the candidates the shipped classifier is shown at run
+    time: a hinge's screw heads on the bar, a checker's rim); its matches are not used."""
     import shutil
     import tempfile
 
@@ -277,13 +291,20 @@ def mine_hard_negatives(items, detector: pathlib.Path, log, radius: float = 0.5,
         reader = DiceReader(tmp, DiceSettings(peak=0.15, finest_max_scale=finest_max_scale, pyramid=tuple(pyramid),
                                           pyramid_fixed=2, photo_classifier=None, recentre_ones=0,
                                           field_detector=None, field_die_input_px=12.0))
+        field_reader = None
+        if field_detector is not None:
+            shutil.copy(field_detector, pathlib.Path(tmp) / "dice_detector_field.onnx")
+            field_reader = DiceReader(tmp, DiceSettings(photo_classifier=None, recentre_ones=0))
         out, matched = {}, {}
         n = m = 0
         for idx, (img, item) in enumerate(items):
             die_px = None
-            if item.dataset in ("rendered-board", "real-on-board"):
+            if item.dataset in BOARD_DATASETS:
                 die_px = float(np.median(die_sizes(item)))
             cands = reader.candidates(img, die_px)
+            field_cands = []
+            if field_reader is not None and die_px is not None:
+                field_cands = [c for s in FIELD_MINE_SCALES for c in field_reader.candidates(img, die_px * s)]
             boxes = np.concatenate([item.boxes, item.cube_boxes]) if len(item.cube_boxes) else item.boxes
             cen = np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], axis=1)
             sz = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
@@ -302,6 +323,10 @@ def mine_hard_negatives(items, detector: pathlib.Path, log, radius: float = 0.5,
                 if (j < len(item.values) and d[j] < 0.5 * sz[j] and 0.7 <= c.size / sz[j] <= 1.5
                         and d[j] < best.get(j, (np.inf,))[0]):
                     best[j] = (float(d[j]), (c.center[0], c.center[1], c.size, int(item.values[j])))
+            for c in field_cands:
+                d = np.hypot(cen[:, 0] - c.center[0], cen[:, 1] - c.center[1]) if len(cen) else np.array([np.inf])
+                if np.all(d > radius * (sz if len(sz) else 1)):
+                    bad.append((c.center[0], c.center[1], c.size))
             if bad:
                 out[idx] = bad
                 n += len(bad)
@@ -589,6 +614,9 @@ def main() -> None:
     ap.add_argument("--synthetic", type=int, default=0, help="synthetic images to add (vision.render_dice)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--boards", type=int, default=0, help="rendered boards with rolls to add")
+    ap.add_argument("--mine-field", type=pathlib.Path, default=None,
+                    help="with --hard-negatives: a registered-board detector (dice_detector_field.onnx) whose false "
+                         "alarms on the rendered boards, searched at 0.6, 1.0 and 1.7 times their dice's side, are mined too")
     ap.add_argument("--hard-negatives", type=pathlib.Path, default=None,
                     help="a trained dice_detector.onnx: its false alarms on the training images become negatives")
     ap.add_argument("--board-dice", type=float, nargs=2, default=None, metavar=("LOW", "HIGH"),
@@ -704,7 +732,7 @@ def main() -> None:
         f"dice kind held out: {args.without_dice_kind})")
     if args.only in (None, "cls"):
         hard, matched = (mine_hard_negatives(items, args.hard_negatives, log, args.hard_radius,
-                                             args.mine_finest, tuple(args.mine_pyramid))
+                                             args.mine_finest, tuple(args.mine_pyramid), args.mine_field)
                          if args.hard_negatives else (None, None))
         cls = train_classifier(items, args.cls_epochs, rng, log, hard, args.jitter,
                                matched if args.matched_positives else None, args.cls_width,
