@@ -84,31 +84,23 @@ def _dice_of_a_thrown_scene(folder, seed: int, scene: int, style: str, dice: lis
     return values
 
 
-def test_a_die_sized_poorly_is_read_at_its_siblings_size(tmp_path):
+def test_a_die_on_a_point_of_its_colour_and_a_travel_one_on_a_tip_are_read(tmp_path):
     """A red one thrown onto a dark red point beside a four (game 1005 of the rendered-games
-    benchmark: ivory board, its camera): the detector sizes the one at two thirds of its side and
-    the classifier turns it down; read again at the four's size (``DiceSettings.sibling_size``)
-    it is a one. Read again at its pip (``DiceSettings.field_ones``) it is a one as well; without
-    both rules it is missed."""
-    values = _dice_of_a_thrown_scene(tmp_path, 1005, 14, "ivory", [1, 4], pip_only={"sibling_size": None},
-                                     without={"sibling_size": None, "field_ones": False})
-    assert values == {"shipped": [1, 4], "pip_only": [1, 4], "without": [4]}
+    benchmark: ivory board, its camera) and a red travel one (0.3 of a checker) thrown across the
+    tip of an ivory point (game 1003 with ``--die-to-checker 0.3``: green board, its camera): both
+    read at the first look, and the rules that look again when a frame reads fewer than two dice
+    (``DiceSettings.sibling_size``, ``field_ones``) leave them as they are."""
+    rules_off = {"sibling_size": None, "field_ones": False}
+    assert _dice_of_a_thrown_scene(tmp_path / "a", 1005, 14, "ivory", [1, 4], without=rules_off) == {
+        "shipped": [1, 4], "without": [1, 4]}
+    assert _dice_of_a_thrown_scene(tmp_path / "b", 1003, 10, "green", [1, 6], die_to_checker=0.3,
+                                   without=rules_off) == {"shipped": [1, 6], "without": [1, 6]}
 
 
-def test_a_small_one_on_a_points_tip_is_read_at_its_pip(tmp_path):
-    """A red travel one (0.3 of a checker) thrown across the tip of an ivory point (game 1003 of
-    the rendered-games benchmark with ``--die-to-checker 0.3``: green board, its camera, frame
-    35): the detector centres it between its pip and the tip, where it reads as no die; moved to
-    its pip and read again (``DiceSettings.field_ones``) it is a one."""
-    values = _dice_of_a_thrown_scene(tmp_path, 1003, 10, "green", [1, 6], die_to_checker=0.3,
-                                     without={"field_ones": False})
-    assert values == {"shipped": [1, 6], "without": [6]}
-
-
-def test_a_die_boxed_small_and_off_centre_is_read_at_a_larger_view(tmp_path):
+def test_an_unsure_die_is_read_again_at_a_larger_view(tmp_path):
     """A red six thrown onto a red point at an opening roll (game 1018 of the rendered-games
     benchmark: tournament board, its camera): the detector boxes it small and off its centre, and
-    a crop of its sibling's size shows half of the six (a 3, unsure); read 1.25 times larger too
-    (``DiceSettings.sibling_views``) it is a six."""
-    values = _dice_of_a_thrown_scene(tmp_path, 1018, 2, "tournament", [4, 6], one_view={"sibling_views": (1.0,)})
-    assert values == {"shipped": [4, 6], "one_view": [4]}
+    the crop shows half of the six, read as a 3 (unsure, 0.54); read again 1.25 and 1.5 times larger
+    (``DiceSettings.unsure_below``, ``unsure_views``) it is a six."""
+    values = _dice_of_a_thrown_scene(tmp_path, 1018, 2, "tournament", [4, 6], first_look={"unsure_below": None})
+    assert values == {"shipped": [4, 6], "first_look": [3, 4]}

@@ -1,6 +1,7 @@
 """Dice boxed far smaller than the players' learned dice are read again at their size
 (``DiceReader.reread_small``): the detector misjudges a jumbo die's size, and a 2 turned 45
-degrees boxed between its pips reads as a 1 once moved to a pip."""
+degrees boxed between its pips reads as a 1 once moved to a pip. Dice read unsure are read again
+larger (``DiceReader.reread_unsure``)."""
 
 from __future__ import annotations
 
@@ -86,3 +87,23 @@ def test_the_plugin_gives_the_learned_side_to_the_scan(monkeypatch):
     plugin.dice(scene.image, scene.field)  # a new size: the frame's scan is not reused
     assert seen[0] is None
     assert seen[-1] == pytest.approx(1.7 * board_die_px(scene.field, scene.image.shape))
+
+
+def test_an_unsure_die_boxed_inside_its_outline_is_read_again_larger(reader, jumbo_two):
+    """``DiceReader.reread_unsure``: the jumbo 2 boxed at 0.7 of its side, read as a 1 at 0.6, is
+    read again 1.25 and 1.5 times larger and is the 2; a sure reading, a patch read as no die and a
+    die with another die read within 1.5 times its size are left as they are."""
+    image, die, side = jumbo_two
+    small = Candidate(center=die.center, size=0.7 * side, score=0.5)
+    cands, probs = reader.reread_unsure(image, [small], _one(0.6)[None])
+    assert int(np.argmax(probs[0, :6])) + 1 == 2 and probs[0, 1] > 0.6
+    assert cands[0].size > small.size
+    sure = Candidate(center=die.center, size=0.7 * side, score=0.5)
+    no_die = Candidate(center=die.center, size=0.7 * side, score=0.3)
+    neighbour = Candidate(center=(die.center[0] + side, die.center[1]), size=0.7 * side, score=0.5)
+    for group, p in (([sure], _one(0.95)[None]), ([no_die], np.eye(8)[6][None]),
+                     ([small, neighbour], np.vstack([_one(0.6), _one(0.6, 4)]))):
+        kept, out = reader.reread_unsure(image, group, p)
+        assert kept == group and np.array_equal(out, p)
+    off = DiceReader(settings=dataclasses.replace(reader.settings, unsure_below=None))
+    assert off.reread_unsure(image, [small], _one(0.6)[None])[0] == [small]

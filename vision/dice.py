@@ -395,7 +395,8 @@ class DiceReader:
         ``field_ones``). When the dice read are none, one or three, a pair of touching dice
         read as one is looked for (:func:`vision.dice_touching.touching_dice`, at
         :class:`DiceSettings` ``touching``). With the dice's side ``die_side`` learned, dice boxed
-        far smaller are read again at that side (:meth:`reread_small`)."""
+        far smaller are read again at that side (:meth:`reread_small`). Dice read unsure are read
+        again larger (:meth:`reread_unsure`)."""
         strong = [c for c in cands if c.score >= self.settings.peak]
         weak = [c for c in cands if c.score < self.settings.peak]
         probs = self.classify(image, strong, wider=False)
@@ -407,6 +408,7 @@ class DiceReader:
             strong, probs = self.recentre_unread_ones(image, strong, probs)
         if die_side is not None:
             strong, probs = self.reread_small(image, strong, probs, die_side)
+        strong, probs = self.reread_unsure(image, strong, probs)
         if self.settings.touching is not None and len(self.dice_from_scan(strong, probs)) in (0, 1, 3):
             from vision.dice_touching import touching_dice
 
@@ -494,6 +496,33 @@ class DiceReader:
 
         idx = [k for k in read if cands[k].size < st.field_small * die_side and alone(k)]
         return self._read_again(image, cands, probs, idx, die_side, st.small_views, surer=True)
+
+    def reread_unsure(self, image: np.ndarray, cands: Sequence[Candidate],
+                      probs: np.ndarray) -> tuple[list[Candidate], np.ndarray]:
+        """The candidates read as dice whose most likely value stays below :class:`DiceSettings`
+        ``unsure_below`` read again at their size times each of ``unsure_views``, centred on the
+        die's outline; the surest re-read replaces the first when its most likely value is more
+        probable (:meth:`_read_again`); not when another die read lies within the largest view (its
+        crop would take that die in). A die on a point of its own colour is boxed small and off its
+        centre, and its crop can show half of a 6, read as a 3. ``image`` (H, W, 3) uint8 BGR,
+        ``probs`` (N, 8) as :meth:`classify` returns; returns new lists, the inputs are not changed."""
+        st = self.settings
+        cands = list(cands)
+        if st.unsure_below is None:
+            return cands, probs
+        read = [k for k, c in enumerate(cands) if self.dice_from_scan([c], probs[k:k + 1])]
+        reach = max(st.unsure_views)
+
+        def alone(k: int) -> bool:
+            x, y = cands[k].outline_center or cands[k].center
+            return all(math.hypot(x - cands[j].center[0], y - cands[j].center[1]) >= reach * cands[k].size
+                       for j in read if j != k)
+
+        idx = [k for k in read if probs[k, :6].max() < st.unsure_below and alone(k)]
+        sizes = [c.size for c in cands]
+        for k in idx:  # each at its own size
+            cands, probs = self._read_again(image, cands, probs, [k], sizes[k], st.unsure_views, surer=True)
+        return cands, probs
 
     def recentre_unread_ones(self, image: np.ndarray, cands: Sequence[Candidate],
                              probs: np.ndarray) -> tuple[list[Candidate], np.ndarray]:

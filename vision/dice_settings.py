@@ -107,6 +107,15 @@ class DiceSettings:
     ``dice_touching.py --boards 150 --seed 1100 --learn-size`` (touching pairs 138/150 as
     before; 136 without the touching guard); on the jumbo games looked at for it (seeds
     1156-1167 and 1192-1203) flat dice exact 166 -> 167 of 174 and 168 -> 178 of 178;
+    ``unsure_below``, ``unsure_views``: with a registered board, a candidate read as a die whose
+    most likely value stays below ``unsure_below`` is read again at its size times each of
+    ``unsure_views``, centred on the die's outline, and the surest reading kept when surer than
+    the first (:meth:`vision.dice.DiceReader.reread_unsure`; None: off); not when another die
+    read lies within the largest view. A die on a point of its own colour is boxed small and off
+    its centre, its crop showing half of a 6 (read as a 3, game 1018 of the rendered games), and a
+    jumbo 2 turned 45 degrees is boxed at a pip (read as a 1, game 1238). Checked on the validation
+    seeds (``dice_sizes.py --boards 60 --seed 6100``, ``dice_touching.py --boards 150 --seed
+    1100``): the same figures with and without the rule, with one view (1.25) or two;
     ``turn_cubes``: with a registered board, also read turned the unsure patches whose most likely
     class is the doubling cube (off: the cube network reads those itself, at four turns when
     unsure; measured on 400 rendered boards and the 9 board photos: the same dice, cocked calls and
@@ -218,3 +227,5 @@ class DiceSettings:
     field_small: Optional[float] = 0.8
     small_views: tuple[float, ...] = (1.0, 1.2, 1.4)
     field_ones: bool = True
+    unsure_below: Optional[float] = 0.7
+    unsure_views: tuple[float, ...] = (1.25, 1.5)
