@@ -197,8 +197,6 @@ def test_a_jumbo_two_boxed_at_a_pip_is_read_again_larger(tmp_path):
     the 2. The pair is not sure enough to teach watch the dice's size; searched where watch looks
     for a pair it has not found (``DicePlugin._other_pair``: small and jumbo dice's sizes) the
     frame shows the 6-2 as well."""
-    import dataclasses as dc
-
     from companion.demo import demo_corners_arg, game_camera, render_script
     from companion.scripted_game import random_game
     from vision.dice import DiceReader
@@ -217,7 +215,7 @@ def test_a_jumbo_two_boxed_at_a_pip_is_read_again_larger(tmp_path):
     field = field_from_corners(parse_corners(demo_corners_arg(pose=pose)), (image.shape[1], image.shape[0]))
     assert sorted(d.value for d in script.scenes[2].dice) == [2, 6]
     assert sorted(d.value for d in DiceReader().read(image, field)) == [2, 6]
-    first_look = DiceReader(settings=dc.replace(DiceSettings(), unsure_below=None))
+    first_look = DiceReader(settings=dataclasses.replace(DiceSettings(), unsure_below=None))
     assert sorted(d.value for d in first_look.read(image, field)) == [1, 6]
     plugin = DicePlugin(learn_size=True)
     assert sorted(d.value for d in plugin.dice(image, field) if not d.cocked) == [2, 6]

@@ -20,15 +20,18 @@ def die_sizes(item: LabelledImage) -> np.ndarray:
 BOARD_DATASETS = ("rendered-board", "real-on-board")
 #: With ``field_detector``, :func:`mine_hard_negatives` also searches each registered board at these
 #: multiples of its dice's side: ``companion watch`` searches at the board's die size (a tournament
-#: die) whatever the dice's own, and at 0.55 and 1.45 of it for a flat pair it has not found
-#: (:mod:`vision.dice_size`), so dice of 0.3-0.8 of a checker are searched at 0.6-1.7 times their side.
+#: die) whatever the dice's own, and at 0.55 and 1.3 of it for a flat pair it has not found
+#: (:data:`vision.dice_size.FINE_SCALE`, :data:`vision.dice_size.OWN_SIZE_FROM`), so dice of 0.3-0.8
+#: of a checker are searched at about 0.6-1.7 times their side.
 FIELD_MINE_SCALES = (0.6, 1.0, 1.7)
 
 
 def mine_hard_negatives(items, detector: pathlib.Path, log, radius: float = 0.5,
                         finest_max_scale: float = 0.77, pyramid: tuple[int, ...] = (192, 384, 768),
                         field_detector: Optional[pathlib.Path] = None) -> tuple[dict, dict]:
-    """Run the detector ``detector`` (an exported dice_detector.onnx) over ``items``: its candidates
+    """Run the detector ``detector`` (an exported dice_detector.onnx) over ``items`` ([(image
+    (H, W, 3) uint8 BGR, :class:`vision.dice_data.LabelledImage`)]; ``log`` takes the summary line,
+    a str): its candidates
     farther than ``radius`` x size from every labelled die or cube, or smaller than 0.6 x the
     nearest one's side (a pip or part of a die; false alarms, {item index: [(x, y, size), ...]})
     and those matched to a labelled die (centre within half its

@@ -24,7 +24,8 @@ registered-board detector boxed dice and cubes otherwise: cube values lost, a re
 validation game 1018 read as a 3), and so does the registered-board value classifier (its 8-bit
 quantization read a checker's printed mark on a real board photo, ``test6`` of shared/data/boards,
 as a one in 32 of the 36 frames of ``benchmarks/real_dice_on_boards.py``, the float network in
-none; a rendered 1280x720 frame's dice and cube read as fast with either). Needs the ``onnx`` package (``pip install -e ".[test]"``).
+none; a rendered 1280x720 frame's dice and cube read as fast with either). Needs the ``onnx``
+package (``pip install -e ".[test]"``).
 """
 
 from __future__ import annotations
