@@ -230,8 +230,8 @@ def render_script(script: Script, folder: pathlib.Path, fps: float = DEMO_FPS, s
                   dice_scatter: Optional[int] = None) -> int:
     """Write every frame of ``script`` into ``folder`` as ``frame00000.jpg``...
     (one render per distinct still scene, one per frame while a hand moves;
-    repeats are hard links, or copies where links are not possible). Returns
-    the number of frames. ``die_to_checker``, ``style``, ``pose``, ``lighting`` and
+    repeats are hard links, or copies where links are not possible; frames of an
+    earlier run in ``folder`` are replaced). Returns the number of frames. ``die_to_checker``, ``style``, ``pose``, ``lighting`` and
     ``dice_scatter``: as :func:`render_scene`."""
     import cv2
 
@@ -246,6 +246,7 @@ def render_script(script: Script, folder: pathlib.Path, fps: float = DEMO_FPS, s
         for k in range(scene.frames):
             key = (scene, k, throw) if scene.hand else (scene, throw)  # a hand moves from frame to frame
             path = folder / f"frame{index:05d}.jpg"
+            path.unlink(missing_ok=True)  # a folder written before is written anew
             if key in rendered:
                 try:
                     os.link(rendered[key], path)

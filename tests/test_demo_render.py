@@ -104,3 +104,25 @@ def test_an_unsure_die_is_read_again_at_a_larger_view(tmp_path):
     (``DiceSettings.unsure_below``, ``unsure_views``) it is a six."""
     values = _dice_of_a_thrown_scene(tmp_path, 1018, 2, "tournament", [4, 6], first_look={"unsure_below": None})
     assert values == {"shipped": [4, 6], "first_look": [3, 4]}
+
+
+def test_a_script_rendered_again_into_its_folder_replaces_the_frames(tmp_path):
+    """``render_script`` into a folder that holds an earlier run's frames (repeated frames are
+    hard links to the first): each frame is written anew, as a fresh folder gets it."""
+    import cv2
+
+    from companion.demo import render_script
+    from companion.scripted_game import Script
+
+    script = Script([Scene(START_SIGNED, (DieSpec(4, "right"), DieSpec(1, "right", slot=1)), frames=2),
+                     Scene(START_SIGNED, frames=2)])
+    again, fresh = tmp_path / "again", tmp_path / "fresh"
+    assert render_script(script, again, style="green") == 4
+    assert render_script(script, again, style="ivory") == 4
+    assert render_script(script, fresh, style="ivory") == 4
+    for k in range(4):
+        a, b = (cv2.imread(str(f / f"frame{k:05d}.jpg")) for f in (again, fresh))
+        assert a is not None and np.array_equal(a, b)
+    render_script(script, tmp_path / "green", style="green")
+    assert not np.array_equal(cv2.imread(str(again / "frame00000.jpg")),
+                              cv2.imread(str(tmp_path / "green" / "frame00000.jpg")))  # the first run's are gone
