@@ -70,6 +70,14 @@ def as_bgr(image: Any) -> np.ndarray:
     return image[:, :, :3]
 
 
+def clear_of_dice(cands: Sequence[Candidate], read: Sequence[int], k: int, radius: float) -> bool:
+    """Whether no other candidate of ``read`` (indices into ``cands`` read as dice) has its centre
+    within ``radius`` image pixels of candidate ``k``'s outline centre (its centre when it was not
+    moved to a pip): a crop of that radius around ``k`` would take in no other die."""
+    x, y = cands[k].outline_center or cands[k].center
+    return all(math.hypot(x - cands[j].center[0], y - cands[j].center[1]) >= radius for j in read if j != k)
+
+
 class DiceReader:
     """Holds the networks; :meth:`read` turns a frame into :class:`DieReading` s.
 
@@ -489,12 +497,8 @@ class DiceReader:
         if st.field_small is None:
             return cands, probs
         read = [k for k, c in enumerate(cands) if self.dice_from_scan([c], probs[k:k + 1])]
-
-        def alone(k: int) -> bool:  # a crop of the die's size would take in a die beside it
-            x, y = cands[k].outline_center or cands[k].center
-            return all(math.hypot(x - cands[j].center[0], y - cands[j].center[1]) >= die_side for j in read if j != k)
-
-        idx = [k for k in read if cands[k].size < st.field_small * die_side and alone(k)]
+        # a crop of the die's size would take in a die beside it
+        idx = [k for k in read if cands[k].size < st.field_small * die_side and clear_of_dice(cands, read, k, die_side)]
         return self._read_again(image, cands, probs, idx, die_side, st.small_views, surer=True)
 
     def reread_unsure(self, image: np.ndarray, cands: Sequence[Candidate],
@@ -512,13 +516,8 @@ class DiceReader:
             return cands, probs
         read = [k for k, c in enumerate(cands) if self.dice_from_scan([c], probs[k:k + 1])]
         reach = max(st.unsure_views)
-
-        def alone(k: int) -> bool:
-            x, y = cands[k].outline_center or cands[k].center
-            return all(math.hypot(x - cands[j].center[0], y - cands[j].center[1]) >= reach * cands[k].size
-                       for j in read if j != k)
-
-        idx = [k for k in read if probs[k, :6].max() < st.unsure_below and alone(k)]
+        idx = [k for k in read if probs[k, :6].max() < st.unsure_below
+               and clear_of_dice(cands, read, k, reach * cands[k].size)]
         sizes = [c.size for c in cands]
         for k in idx:  # each at its own size
             cands, probs = self._read_again(image, cands, probs, [k], sizes[k], st.unsure_views, surer=True)
