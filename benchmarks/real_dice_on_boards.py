@@ -1,5 +1,5 @@
 """Real dice on real boards: ``python benchmarks/real_dice_on_boards.py [--boards DIR] [--dice DIR]
-[--rolls 12] [--seed 3] [--models DIR] [--json OUT] [--keep DIR]``.
+[--rolls 12] [--seed 3] [--fold 0] [--models DIR] [--json OUT] [--keep DIR]``.
 
 Each die of the held-out fold (fold 0, :meth:`vision.dice_data.LabelledImage.fold`; none of the
 networks that read a registered board was trained on it) of the nell-byler photos (coloured,
@@ -211,6 +211,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dice", type=pathlib.Path, default=shared / "dice", help="labelled dice photos")
     ap.add_argument("--rolls", type=int, default=12, help="rolls per board photo")
     ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("--fold", type=int, choices=(0, 1), default=0,
+                    help="the dice photos' fold to paste: 0 (default) held out of every network; 1, the fold the "
+                         "networks were trained on, for choosing settings without reading fold 0")
     ap.add_argument("--models", type=pathlib.Path, default=None, help="folder with the ONNX models (default the shipped ones)")
     ap.add_argument("--json", type=pathlib.Path, default=None, help="write every frame's figures here")
     ap.add_argument("--keep", type=pathlib.Path, default=None, help="write every frame made into this folder")
@@ -219,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         print("error: --rolls must be at least 1", file=sys.stderr)
         return 2
     try:
-        cut = cut_dice([it for it in with_die_boxes(load_dataset(args.dice / "nell-byler")) if it.fold() == 0])
+        cut = cut_dice([it for it in with_die_boxes(load_dataset(args.dice / "nell-byler")) if it.fold() == args.fold])
     except DatasetError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -230,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     by_source: dict[str, list[Any]] = {}
     for d in cut:
         by_source.setdefault(d.source, []).append(d)
-    print(f"{len(cut)} held-out dice cut out of {len(by_source)} photos")
+    print(f"{len(cut)} {'held-out' if args.fold == 0 else 'training-fold'} dice cut out of {len(by_source)} photos")
     try:
         DicePlugin(args.models)
     except FileNotFoundError as exc:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.dice_cutouts import CutDie, cut_dice, cut_die, paste_die, real_dice_boards
+from vision.dice_cutouts import CutDie, cut_dice, cut_die, paste_die, against_checker, real_dice_boards, support
 from vision.dice_data import load_dataset, with_die_boxes
 
 
@@ -73,6 +73,51 @@ def test_real_dice_boards_give_labelled_real_dice_at_the_board_size(photos):
             assert inner.std(0).max() > 8
     with pytest.raises(ValueError, match="no real die"):
         real_dice_boards(1, np.random.default_rng(0), [])
+
+
+def test_a_turned_die_reaches_half_its_side_along_its_axes_and_more_toward_its_corners():
+    assert support(20.0, 0.0, 0.0) == pytest.approx(10.0)
+    assert support(20.0, 0.0, 90.0) == pytest.approx(10.0)
+    assert support(20.0, 0.0, 45.0) == pytest.approx(10.0 * 2 ** 0.5)
+    assert support(20.0, 30.0, -30.0) == pytest.approx(10.0)  # turned by 30: its axis points to -30 in the image
+    assert support(20.0, 30.0, 0.0) == pytest.approx(10.0 * (np.cos(np.pi / 6) + np.sin(np.pi / 6)))
+
+
+def test_a_die_against_a_checker_lies_0_to_2_pixels_from_its_rim_and_clear_of_the_others():
+    rng = np.random.default_rng(0)
+    checkers = np.array([[100.0, 100.0], [140.0, 100.0]])
+    for yaw in (0.0, 20.0, 45.0):
+        for _ in range(20):
+            at = against_checker(checkers, 20.0, 12.0, yaw, rng)
+            d = np.hypot(*(checkers - at).T)
+            k = int(np.argmin(d))
+            toward = np.degrees(np.arctan2(*(checkers[k] - at)[::-1]))  # from the die to its checker
+            gap = d[k] - 20.0 - support(12.0, yaw, toward)
+            assert -1e-6 <= gap <= 2 + 1e-6
+            assert d[1 - k] >= 20.0 + 12.0 / np.sqrt(2) + 1 - 1e-6
+    assert against_checker(np.zeros((0, 2)), 20.0, 12.0, 0.0, rng) is None
+    assert against_checker(checkers, 20.0, 12.0, 0.0, rng, allowed=lambda at: False) is None
+
+
+def test_touching_real_dice_lie_face_to_face_and_a_die_by_a_checker_leans_on_its_rim(photos):
+    cut = cut_dice(photos)
+    touching = real_dice_boards(6, np.random.default_rng(4), cut, placements=(0, 1, 0))
+    gaps = []
+    for image, item in touching:
+        assert len(item.boxes) == 2 and len(item.values) == 2
+        centres = (item.boxes[:, :2] + item.boxes[:, 2:]) / 2
+        sides = item.boxes[:, 2] - item.boxes[:, 0]
+        gaps.append(float(np.hypot(*(centres[1] - centres[0]))) - sides.mean())
+    # face to face with 0-2 pixels between: the second die was put beside the first in (nearly) all
+    assert sum(-0.01 <= g <= 2.01 for g in gaps) >= 5
+    apart = real_dice_boards(6, np.random.default_rng(4), cut, placements=(1, 0, 0))
+    for _, item in apart:
+        centres = (item.boxes[:, :2] + item.boxes[:, 2:]) / 2
+        assert np.hypot(*(centres[1] - centres[0])) >= 1.5 * (item.boxes[0, 2] - item.boxes[0, 0]) - 1e-6
+    leaning = real_dice_boards(3, np.random.default_rng(5), cut, placements=(0, 0, 1))
+    assert all(len(item.boxes) == 2 for _, item in leaning)
+    with pytest.raises(ValueError, match="placements"):
+        real_dice_boards(1, np.random.default_rng(0), cut, placements=(0, 0, 0))
 
 
 def test_hinges_are_drawn_across_the_bar_and_nowhere_else():

@@ -107,3 +107,23 @@ def test_an_unsure_die_boxed_inside_its_outline_is_read_again_larger(reader, jum
         assert kept == group and np.array_equal(out, p)
     off = DiceReader(settings=dataclasses.replace(reader.settings, unsure_below=None))
     assert off.reread_unsure(image, [small], _one(0.6)[None])[0] == [small]
+
+
+def test_a_candidate_spread_over_two_values_is_read_again_larger_and_accepted(reader, jumbo_two):
+    """``DiceSettings.unsure_values``: the jumbo 2 boxed at 0.7 of its side and read as 1 or 3 at
+    0.35 each is no die (neither value reaches ``accept``); its values together reach 0.7, so it
+    is read again larger, and is the 2. Without the setting it stays unread."""
+    image, die, side = jumbo_two
+    small = Candidate(center=die.center, size=0.7 * side, score=0.5)
+    spread = np.zeros(8)
+    spread[[0, 2, 6]] = 0.35, 0.35, 0.3
+    assert not reader.dice_from_scan([small], spread[None])
+    cands, probs = reader.reread_unsure(image, [small], spread[None])
+    assert [d.value for d in reader.dice_from_scan(cands, probs)] == [2]
+    off = DiceReader(settings=dataclasses.replace(reader.settings, unsure_values=None))
+    kept, out = off.reread_unsure(image, [small], spread[None])
+    assert kept == [small] and np.array_equal(out, spread[None])
+    below = spread.copy()
+    below[[0, 2, 6]] = 0.3, 0.3, 0.4  # values together 0.6: left as it is
+    kept, out = reader.reread_unsure(image, [small], below[None])
+    assert kept == [small] and np.array_equal(out, below[None])

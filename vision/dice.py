@@ -504,11 +504,14 @@ class DiceReader:
     def reread_unsure(self, image: np.ndarray, cands: Sequence[Candidate],
                       probs: np.ndarray) -> tuple[list[Candidate], np.ndarray]:
         """The candidates read as dice whose most likely value stays below :class:`DiceSettings`
-        ``unsure_below`` read again at their size times each of ``unsure_views``, centred on the
-        die's outline; the surest re-read replaces the first when its most likely value is more
-        probable (:meth:`_read_again`); not when another die read lies within the largest view (its
-        crop would take that die in). A die on a point of its own colour is boxed small and off its
-        centre, and its crop can show half of a 6, read as a 3. ``image`` (H, W, 3) uint8 BGR,
+        ``unsure_below``, and those not read as dice whose values together reach ``unsure_values``,
+        read again at their size times each of ``unsure_views``, centred on the die's outline; the
+        surest re-read replaces the first when its most likely value is more probable
+        (:meth:`_read_again`); not when another die read lies within the largest view (its crop
+        would take that die in). A die on a point of its own colour is boxed small and off its
+        centre, and its crop can show half of a 6, read as a 3; a real die against a checker or
+        another die is read at its box as a die of two likely values, neither enough to accept it.
+        ``image`` (H, W, 3) uint8 BGR,
         ``probs`` (N, 8) as :meth:`classify` returns; returns new lists, the inputs are not changed."""
         st = self.settings
         cands = list(cands)
@@ -516,8 +519,10 @@ class DiceReader:
             return cands, probs
         read = [k for k, c in enumerate(cands) if self.dice_from_scan([c], probs[k:k + 1])]
         reach = max(st.unsure_views)
-        idx = [k for k in read if probs[k, :6].max() < st.unsure_below
-               and clear_of_dice(cands, read, k, reach * cands[k].size)]
+        unread = [] if st.unsure_values is None else \
+            [k for k in range(len(cands)) if k not in read and probs[k, :6].sum() >= st.unsure_values]
+        idx = [k for k in read if probs[k, :6].max() < st.unsure_below] + unread
+        idx = [k for k in idx if clear_of_dice(cands, read, k, reach * cands[k].size)]
         sizes = [c.size for c in cands]
         for k in idx:  # each at its own size
             cands, probs = self._read_again(image, cands, probs, [k], sizes[k], st.unsure_views, surer=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import pathlib
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 import numpy as np
 
@@ -114,23 +114,62 @@ def paste_die(image: np.ndarray, die: CutDie, centre: tuple[float, float], side:
     image[ya:yb, xa:xb] = np.clip(region * (1 - a) + patch[sl] * a, 0, 255).astype(np.uint8)
 
 
+#: How the two real dice of a training board lie (:func:`real_dice_boards`): apart, face to face
+#: (0-2 pixels between them), one against a checker's rim (0-2 pixels from it).
+PLACEMENTS = ("apart", "touching", "by a checker")
+
+
+def support(side: float, yaw_deg: float, toward_deg: float) -> float:
+    """How far a square die of ``side`` pixels, turned by ``yaw_deg`` as :func:`paste_die` turns
+    it, reaches from its centre toward the image direction ``toward_deg`` (degrees, 0 right, 90
+    down): ``side / 2`` along its axes, up to ``side / sqrt(2)`` along its diagonals."""
+    a = math.radians(toward_deg + yaw_deg)
+    return 0.5 * side * (abs(math.cos(a)) + abs(math.sin(a)))
+
+
+def against_checker(checkers: np.ndarray, radius: float, side: float, yaw_deg: float, rng: np.random.Generator,
+                    allowed: Callable[[np.ndarray], bool] = lambda at: True, tries: int = 50) -> Optional[np.ndarray]:
+    """The centre (2,) image pixels of a die of ``side`` pixels turned by ``yaw_deg`` lying against
+    one of the ``checkers`` ((N, 2) image centres, each ``radius`` pixels), 0-2 pixels from its rim
+    on a random side, clear of the other checkers (its corners' reach and a pixel) and where
+    ``allowed`` says; None when ``tries`` draws find no such place."""
+    for _ in range(tries if len(checkers) else 0):
+        c = int(rng.integers(len(checkers)))
+        toward = float(rng.uniform(0, 360))
+        reach = radius + support(side, yaw_deg, toward + 180) + float(rng.uniform(0, 2))
+        at = checkers[c] + reach * np.array([math.cos(math.radians(toward)), math.sin(math.radians(toward))])
+        others = np.hypot(*(np.delete(checkers, c, axis=0) - at).T)
+        if (others >= radius + side / math.sqrt(2) + 1).all() and allowed(at):
+            return at
+    return None
+
+
 def real_dice_boards(n: int, rng: np.random.Generator, cut: Sequence[CutDie],
-                     die_to_checker: tuple[float, float] = (0.28, 0.85), hinges: float = 0.7) -> list:
+                     die_to_checker: tuple[float, float] = (0.28, 0.85), hinges: float = 0.7,
+                     placements: tuple[float, float, float] = (1.0, 0.0, 0.0)) -> list:
     """``n`` rendered boards (:func:`vision.render_roll.random_board_scene`, half of them of any
     colours with marked checkers) each with two of the real dice ``cut`` (:func:`cut_dice`)
     pasted flat, turned, at the board's dice side (``die_to_checker`` low and high times a
     checker's diameter, each die 0.9-1.1 of it) over shadows of any strength (0-0.35) and
-    direction, clear of the checkers or on top of one, the share ``hinges`` (0..1) of the boards
-    with hinges on the bar (:func:`vision.render_hinges.draw_bar_hinges`), as
-    [(image (720, 1280, 3) uint8 BGR, :class:`vision.dice_data.LabelledImage`)] (dataset
-    ``"real-on-board"``, each box the die's side around its centre). Raises ``ValueError`` when
-    ``cut`` is empty."""
+    direction, the share ``hinges`` (0..1) of the boards with hinges on the bar
+    (:func:`vision.render_hinges.draw_bar_hinges`). ``placements``: the shares of the boards
+    whose dice lie as :data:`PLACEMENTS` says (normalised): apart (clear of the checkers or on
+    top of one, 1.5 sides or more apart), touching (the second die face to face with the first,
+    0-2 pixels between them, turned alike within 4 degrees) or one die against a checker's rim
+    (0-2 pixels from it, clear of the others). Returns [(image (720, 1280, 3) uint8 BGR,
+    :class:`vision.dice_data.LabelledImage`)] (dataset ``"real-on-board"``, each box the die's
+    side around its centre; a board where no place was found for a die keeps fewer boxes).
+    Raises ``ValueError`` when ``cut`` is empty or ``placements`` has no positive share."""
     from vision.dice_data import LabelledImage
     from vision.render_hinges import draw_bar_hinges
     from vision.render_roll import random_board_scene
 
     if not cut:
         raise ValueError("no real die to paste: the photos' dice did not cut out")
+    shares = np.clip(np.asarray(placements, float), 0, None)
+    if shares.shape != (len(PLACEMENTS),) or shares.sum() <= 0:
+        raise ValueError(f"placements: {len(PLACEMENTS)} shares, one of them positive, for {PLACEMENTS}")
+    shares = shares / shares.sum()
     out = []
     for k in range(n):
         scene = random_board_scene(rng, die_to_checker, bool(rng.random() < 0.5))
@@ -140,25 +179,56 @@ def real_dice_boards(n: int, rng: np.random.Generator, cut: Sequence[CutDie],
         fw, fh = field.size
         checkers = np.array([c[:2] for c in scene.checkers], float).reshape(-1, 2)
         r = scene.checkers[0][2] if scene.checkers else 0.0
-        boxes: list[list[float]] = []
+        placement = PLACEMENTS[int(rng.choice(len(PLACEMENTS), p=shares))]
+        spots: list[tuple[float, float, float]] = []  # (x, y, side) image pixels of the dice placed
         values: list[int] = []
-        for _ in range(2):
-            die = cut[int(rng.integers(len(cut)))]
-            side = scene.die_px * float(rng.uniform(0.9, 1.1))
+        dice = [cut[int(rng.integers(len(cut)))] for _ in range(2)]
+        sides = [scene.die_px * float(rng.uniform(0.9, 1.1)) for _ in range(2)]
+        yaws = [float(rng.uniform(0, 90)) for _ in range(2)]
+
+        def on_field(at: np.ndarray) -> bool:
+            f = field.to_field(np.asarray(at, float)[None])[0]
+            return 0.03 * fw <= f[0] <= 0.97 * fw and 0.05 * fh <= f[1] <= 0.95 * fh and field.half_of(float(f[0])) is not None
+
+        def clear(at: np.ndarray, side: float, lean: Optional[int] = None) -> bool:
+            near = np.hypot(*(checkers - at).T) if len(checkers) else np.zeros(0)
+            if lean is not None:
+                near = np.delete(near, lean)
+            return bool((near >= r + 0.75 * side).all())
+
+        def open_spot(side: float) -> Optional[np.ndarray]:
             for _ in range(50):
                 x = float(rng.uniform(0.03, 0.97)) * fw
                 if field.half_of(x) is None:
                     continue
                 at = field.to_image(np.array([[x, float(rng.uniform(0.05, 0.95)) * fh]]))[0]
                 near = np.hypot(*(checkers - at).T) if len(checkers) else np.zeros(0)
-                clear = (near >= r + 0.75 * side).all() or (near <= 0.5 * r).any()
-                apart = all(math.hypot(at[0] - (b[0] + b[2]) / 2, at[1] - (b[1] + b[3]) / 2) >= 1.5 * side for b in boxes)
-                if clear and apart:
-                    paste_die(image, die, (float(at[0]), float(at[1])), side, float(rng.uniform(0, 90)),
-                              shadow=float(rng.uniform(0.0, 0.35)), shadow_deg=float(rng.uniform(0, 360)))
-                    boxes.append([at[0] - side / 2, at[1] - side / 2, at[0] + side / 2, at[1] + side / 2])
-                    values.append(die.value)
-                    break
+                on_one = bool((near <= 0.5 * r).any()) and placement == "apart"
+                apart = all(math.hypot(at[0] - sx, at[1] - sy) >= 1.5 * side for sx, sy, _ in spots)
+                if (clear(at, side) or on_one) and apart:
+                    return at
+            return None
+
+        for j in range(2):
+            at = None
+            if placement == "touching" and j == 1 and spots:
+                yaws[1] = yaws[0] + float(rng.uniform(-4, 4))
+                theta = -yaws[0] + 90 * int(rng.integers(4))
+                reach = 0.5 * (sides[0] + sides[1]) + float(rng.uniform(0, 2))
+                cand = np.array(spots[0][:2]) + reach * np.array([math.cos(math.radians(theta)), math.sin(math.radians(theta))])
+                if on_field(cand) and clear(cand, sides[1]):
+                    at = cand
+            elif placement == "by a checker" and j == 0:
+                at = against_checker(checkers, r, sides[0], yaws[0], rng, on_field)
+            if at is None:
+                at = open_spot(sides[j])
+            if at is None:
+                continue
+            paste_die(image, dice[j], (float(at[0]), float(at[1])), sides[j], yaws[j],
+                      shadow=float(rng.uniform(0.0, 0.35)), shadow_deg=float(rng.uniform(0, 360)))
+            spots.append((float(at[0]), float(at[1]), sides[j]))
+            values.append(dice[j].value)
+        boxes = [[x - s / 2, y - s / 2, x + s / 2, y + s / 2] for x, y, s in spots]
         h, w = image.shape[:2]
         out.append((image, LabelledImage("real-on-board", pathlib.Path(f"real_on_board_{k}.png"),
                                          np.array(boxes, float).reshape(-1, 4), np.array(values, np.int64), (w, h))))

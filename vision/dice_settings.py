@@ -116,6 +116,13 @@ class DiceSettings:
     jumbo 2 turned 45 degrees is boxed at a pip (read as a 1, game 1238). Checked on the validation
     seeds (``dice_sizes.py --boards 60 --seed 6100``, ``dice_touching.py --boards 150 --seed
     1100``): the same figures with and without the rule, with one view (1.25) or two;
+    ``unsure_values``: a candidate not read as a die whose values 1..6 together reach this is read
+    again the same way (None: not): a real die against a checker or another die is read at its
+    box as a die of two likely values. Chosen on real dice of the networks' training fold pasted
+    on the real board photos (``benchmarks/real_dice_on_boards.py --fold 1``, a validation set):
+    dice read 554 -> 560 of 624 as read, 572 -> 577 with their size known, no false die either
+    way; with the classifier it replaced, 0.5 and 0.6 read more dice but added 6 false ones with
+    the size known, 0.7 none, 0.8 fewer dice;
     ``turn_cubes``: with a registered board, also read turned the unsure patches whose most likely
     class is the doubling cube (off: the cube network reads those itself, at four turns when
     unsure; measured on 400 rendered boards and the 9 board photos: the same dice, cocked calls and
@@ -229,3 +236,4 @@ class DiceSettings:
     field_ones: bool = True
     unsure_below: Optional[float] = 0.7
     unsure_views: tuple[float, ...] = (1.25, 1.5)
+    unsure_values: Optional[float] = 0.7

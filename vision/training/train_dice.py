@@ -543,6 +543,9 @@ def main() -> None:
                     help="rendered boards with two real dice of the training photos pasted on each")
     ap.add_argument("--hinges", type=float, default=0.7,
                     help="share (0..1) of the --real-on-boards boards with hinges on the bar")
+    ap.add_argument("--real-placements", type=float, nargs=3, default=[1.0, 0.0, 0.0], metavar=("APART", "TOUCHING", "CHECKER"),
+                    help="shares of the --real-on-boards boards whose dice lie apart, face to face, or one against "
+                         "a checker (vision.dice_cutouts.PLACEMENTS)")
     ap.add_argument("--tilt-boards", type=int, default=0, help="rendered boards for the tilt network's pool")
     ap.add_argument("--det-widths", type=int, nargs=3, default=[10, 20, 30],
                     help="detector channels at strides 2, 4 and 8")
@@ -591,6 +594,8 @@ def main() -> None:
     for share in ("marbled", "translucent", "distractors", "hinges"):
         if not 0.0 <= getattr(args, share) <= 1.0:
             ap.error(f"--{share} must be a share 0..1, got {getattr(args, share)}")
+    if min(args.real_placements) < 0 or sum(args.real_placements) <= 0:
+        ap.error("--real-placements: three shares, none negative, one of them positive")
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
@@ -639,7 +644,8 @@ def main() -> None:
     if args.real_on_boards:
         from vision.dice_cutouts import cut_dice, real_dice_boards
 
-        items += real_dice_boards(args.real_on_boards, rng, cut_dice(photos), hinges=args.hinges)
+        items += real_dice_boards(args.real_on_boards, rng, cut_dice(photos), hinges=args.hinges,
+                                  placements=tuple(args.real_placements))
     log(f"training on {len(items)} images (fold held out: {args.fold}, dataset held out: {args.holdout_dataset}, "
         f"dice kind held out: {args.without_dice_kind})")
     if args.only in (None, "cls"):
