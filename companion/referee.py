@@ -73,7 +73,7 @@ from companion.judgement import Judgement, judge
 from companion.likelihood import most_likely_board
 from companion.observation import DieReading, Observation
 from companion.referee_settings import Phase, RefereeError, RefereeSettings
-from companion.roll_revision import revised_readings
+from companion.roll_revision import other_readings, revised_readings
 from companion.roll_rules import cocked_reason, one_die_reason
 from companion.table import (
     START_SIGNED,
@@ -716,6 +716,26 @@ class Referee:
         self.bus.publish(RollEvent(player=mover, dice=dice, opening=w.roll_opening, revised=True))
         self._publish_turn()
 
+    def _roll_the_play_fits(self, before: Sequence[int], after: Sequence[int], mover: int) -> Optional[Judgement]:
+        """A play illegal for the roll as read, legal were a die read unsurely another value
+        (:func:`companion.roll_revision.other_readings`, the first such roll): no illegal play
+        the referee can be sure of. The roll becomes that one (the match's dice, logged as a
+        correction; a ``roll`` event with ``revised``) and its judgement (``legal``) is returned;
+        None when no such roll exists. An opening roll keeps its mover and is no double."""
+        w = self.w
+        for dice in other_readings(w.roll):
+            if w.roll_opening and (dice[0] == dice[1] or (0 if dice[0] > dice[1] else 1) != mover):
+                continue
+            j = judge(before, dice, after, complete=True, plays=self._plays(before, dice))
+            if j.kind != "legal":
+                continue
+            read = "-".join(str(d.value) for d in w.roll)
+            w.roll = tuple(dataclasses.replace(d, value=v) for d, v in zip(w.roll, dice))
+            self._act("set_dice", dice, reason=f"a die read unsurely: the play fits {dice[0]}-{dice[1]}, not {read}")
+            self.bus.publish(RollEvent(player=mover, dice=dice, opening=w.roll_opening, revised=True))
+            return j
+        return None
+
     def _after_withdrawn(self, obs: Observation, board: tuple[int, ...], mover: int, expected: tuple[int, ...],
                          acted: bool) -> None:
         """The mover picked up the dice without moving: a new roll by the mover is a
@@ -781,6 +801,11 @@ class Referee:
         self.w.withdrawn = False
         if push:
             self._push()
+        if j.kind != "legal":
+            fit = self._roll_the_play_fits(before, after, mover)
+            if fit is not None:
+                j = fit
+                dice = m.dice
         if j.kind == "legal":
             self._accept_play(mover, dice, before, after, "legal", j)
             return

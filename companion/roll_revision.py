@@ -4,7 +4,9 @@ A die at rest keeps its face, so while the dice of a roll lie where they were ro
 surer reading of a die at the same spot is a better reading of the same roll: the first still
 frame after a throw may catch a die read unsurely (a jumbo 2 read as a 1 at 0.7 before the dice's
 size is learned), and the play made with the true roll would then be judged against the wrong one.
-Standard library only.
+When no later frame reads it surely, the play itself tells: a play illegal for the roll as read
+but legal were an unsurely read die another value (:func:`other_readings`) is no illegal play the
+referee can be sure of. Standard library only.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Optional, Sequence
 from companion.idle_dice import same_spot
 from companion.observation import DieReading
 
-__all__ = ["SURE_DIE", "revised_readings"]
+__all__ = ["SURE_DIE", "other_readings", "revised_readings"]
 
 #: A die read at this confidence or more is sure: a roll's die read below it is read again while
 #: it lies there, and only a reading at least this sure replaces it.
@@ -38,3 +40,22 @@ def revised_readings(roll: Sequence[DieReading], dice_now: Sequence[DieReading],
             out[i] = here[0]
             changed = True
     return tuple(out) if changed else None
+
+
+def other_readings(roll: Sequence[DieReading], sure: float = SURE_DIE) -> list[tuple[int, int]]:
+    """The rolls that the two dice ``roll`` (readings in the roll's order) may show other than
+    as read: each die read below ``sure`` with each of its five other values, the other die as
+    read, then (when both are unsure) both changed; values in the roll's order. Empty when both
+    dice were read surely or ``roll`` is not two dice."""
+    if len(roll) != 2:
+        return []
+    read = (roll[0].value, roll[1].value)
+    unsure = [i for i, d in enumerate(roll) if d.confidence < sure]
+    out: list[tuple[int, int]] = []
+    for i in unsure:
+        for v in range(1, 7):
+            if v != read[i]:
+                out.append((v, read[1]) if i == 0 else (read[0], v))
+    if len(unsure) == 2:
+        out += [(a, b) for a in range(1, 7) for b in range(1, 7) if a != read[0] and b != read[1]]
+    return out

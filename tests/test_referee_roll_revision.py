@@ -1,13 +1,14 @@
 """A roll read again where its dice still lie (``companion.roll_revision``): a die read unsurely
 that a later still frame reads surely as another value changes the roll before its play is
-judged, so a legal play of the true roll is not called illegal."""
+judged, so a legal play of the true roll is not called illegal; and a play that a die read
+unsurely would make legal as another value is not called illegal either."""
 
 from __future__ import annotations
 
 import dataclasses
 
 from companion.observation import DieReading
-from companion.roll_revision import SURE_DIE, revised_readings
+from companion.roll_revision import SURE_DIE, other_readings, revised_readings
 from companion.scripted_game import DieSpec, Scene, comparable, scene_observation
 
 from test_referee_machine import Table as _Table
@@ -103,3 +104,46 @@ def test_a_players_roll_is_revised_before_the_play_is_judged():
     ev = t.judged("roll", "verdict")
     assert [(e["type"], e.get("dice"), e.get("revised")) for e in ev[:2]] == [("roll", [3, 4], False), ("roll", [5, 4], True)]
     assert ev[2]["verdict"] == "legal" and ev[2]["player"] == 1
+
+
+def test_the_other_readings_of_a_roll_change_its_unsure_dice():
+    sure, unsure = _die(5, 820.0, 0.95), _die(1, 910.0, 0.7)
+    assert other_readings((sure, unsure)) == [(5, 2), (5, 3), (5, 4), (5, 5), (5, 6)]
+    assert other_readings((unsure, sure)) == [(2, 5), (3, 5), (4, 5), (5, 5), (6, 5)]
+    assert other_readings((sure, sure)) == [] and other_readings((unsure,)) == []
+    both = other_readings((_die(5, 820.0, 0.6), unsure))
+    assert both[:10] == [(v, 1) for v in (1, 2, 3, 4, 6)] + [(5, v) for v in (2, 3, 4, 5, 6)]
+    assert len(both) == 10 + 25 and (6, 6) in both and (5, 1) not in both
+
+
+def _opening_52_always_read_as_51(t, confidence, moves):
+    dice = [DieSpec(5, "right"), DieSpec(1, "left")]
+    t.show(dice, unsure={1: confidence})
+    for move in moves:
+        t.hand()
+        t.show(dice, board=play_board(0, [move], t.board), unsure={1: confidence})
+    t.hand()
+    t.show()  # the dice picked up: the play is judged
+
+
+def test_a_play_that_fits_the_roll_were_an_unsure_die_another_value_is_not_called_illegal():
+    """A jumbo 2 read as a 1 at 0.72 in every frame (rendered game 1483): the opening 5-2 played
+    13/8 13/11 is illegal for 5-1 but legal for 5-2, so the roll becomes 5-2 and the play is legal."""
+    t = Table()
+    _opening_52_always_read_as_51(t, 0.72, [(13, 8), (13, 11)])
+    ev = t.judged("roll", "verdict")
+    assert [(e["type"], e.get("dice"), e.get("revised")) for e in ev[:2]] == [("roll", [5, 1], False), ("roll", [5, 2], True)]
+    assert ev[2]["verdict"] == "legal" and sorted(ev[2]["play"].split()) == ["13/11", "13/8"]
+    assert not [e for e in t.events if e["type"] == "verdict" and e["verdict"] == "illegal"]
+
+
+def test_a_play_is_still_illegal_when_the_die_was_read_surely_or_no_value_fits():
+    t = Table()
+    _opening_52_always_read_as_51(t, 0.95, [(13, 8), (13, 11)])
+    ev = t.judged("roll", "verdict")
+    assert [e["type"] for e in ev] == ["roll", "verdict"] and ev[1]["verdict"] == "illegal"
+    # three checkers moved: no value of the unsure die makes that a play of one roll
+    t = Table()
+    _opening_52_always_read_as_51(t, 0.72, [(13, 8), (13, 11), (6, 5)])
+    ev = t.judged("roll", "verdict")
+    assert [e["type"] for e in ev] == ["roll", "verdict"] and ev[1]["verdict"] == "illegal"
