@@ -190,10 +190,8 @@ def real_dice_boards(n: int, rng: np.random.Generator, cut: Sequence[CutDie],
             f = field.to_field(np.asarray(at, float)[None])[0]
             return 0.03 * fw <= f[0] <= 0.97 * fw and 0.05 * fh <= f[1] <= 0.95 * fh and field.half_of(float(f[0])) is not None
 
-        def clear(at: np.ndarray, side: float, lean: Optional[int] = None) -> bool:
+        def clear(at: np.ndarray, side: float) -> bool:
             near = np.hypot(*(checkers - at).T) if len(checkers) else np.zeros(0)
-            if lean is not None:
-                near = np.delete(near, lean)
             return bool((near >= r + 0.75 * side).all())
 
         def open_spot(side: float) -> Optional[np.ndarray]:
