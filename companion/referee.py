@@ -705,16 +705,25 @@ class Referee:
         still moves first (a tie or the other player's win is left to the players)."""
         w = self.w
         new = revised_readings(w.roll, obs.dice) if len(w.roll) == 2 else None
-        if new is None:
-            return
-        dice = (new[0].value, new[1].value)
-        if w.roll_opening and (dice[0] == dice[1] or (0 if dice[0] > dice[1] else 1) != mover):
+        if new is None or not self._opening_allows((new[0].value, new[1].value), mover):
             return
         self._push()
-        w.roll = new
-        self._act("set_dice", dice, reason="the dice read again where they lie")
-        self.bus.publish(RollEvent(player=mover, dice=dice, opening=w.roll_opening, revised=True))
+        self._set_revised_roll(new, mover, "the dice read again where they lie")
         self._publish_turn()
+
+    def _opening_allows(self, dice: Sequence[int], mover: int) -> bool:
+        """False when the roll being played is the opening roll and ``dice`` (in the roll's order)
+        would be a double or give the first move to the other player."""
+        return not self.w.roll_opening or (dice[0] != dice[1] and (0 if dice[0] > dice[1] else 1) == mover)
+
+    def _set_revised_roll(self, readings: Sequence[DieReading], mover: int, reason: str) -> None:
+        """The roll being played becomes ``readings`` (two dice, the roll's order): the match's
+        dice corrected with ``reason`` and a ``roll`` event with ``revised`` published."""
+        w = self.w
+        w.roll = tuple(readings)
+        dice = (w.roll[0].value, w.roll[1].value)
+        self._act("set_dice", dice, reason=reason)
+        self.bus.publish(RollEvent(player=mover, dice=dice, opening=w.roll_opening, revised=True))
 
     def _roll_the_play_fits(self, before: Sequence[int], after: Sequence[int], mover: int) -> Optional[Judgement]:
         """A play illegal for the roll as read, legal were a die read unsurely another value
@@ -722,17 +731,16 @@ class Referee:
         the referee can be sure of. The roll becomes that one (the match's dice, logged as a
         correction; a ``roll`` event with ``revised``) and its judgement (``legal``) is returned;
         None when no such roll exists. An opening roll keeps its mover and is no double."""
-        w = self.w
-        for dice in other_readings(w.roll):
-            if w.roll_opening and (dice[0] == dice[1] or (0 if dice[0] > dice[1] else 1) != mover):
+        roll = self.w.roll
+        for dice in other_readings(roll):
+            if not self._opening_allows(dice, mover):
                 continue
             j = judge(before, dice, after, complete=True, plays=self._plays(before, dice))
             if j.kind != "legal":
                 continue
-            read = "-".join(str(d.value) for d in w.roll)
-            w.roll = tuple(dataclasses.replace(d, value=v) for d, v in zip(w.roll, dice))
-            self._act("set_dice", dice, reason=f"a die read unsurely: the play fits {dice[0]}-{dice[1]}, not {read}")
-            self.bus.publish(RollEvent(player=mover, dice=dice, opening=w.roll_opening, revised=True))
+            read = "-".join(str(d.value) for d in roll)
+            self._set_revised_roll([dataclasses.replace(d, value=v) for d, v in zip(roll, dice)], mover,
+                                   f"a die read unsurely: the play fits {dice[0]}-{dice[1]}, not {read}")
             return j
         return None
 
