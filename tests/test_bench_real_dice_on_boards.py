@@ -63,3 +63,23 @@ def test_nothing_to_read_is_a_clear_error(shared_data, tmp_path, capsys):
     assert "no labelled board photos" in capsys.readouterr().err
     assert main(["--dice", str(shared_data / "dice"), "--models", str(tmp_path)]) == 2  # no networks there
     assert "error:" in capsys.readouterr().err
+
+
+def test_fold_1_pastes_the_training_folds_dice(shared_data, tmp_path, capsys):
+    """``--fold 1``: the dice the networks were trained on (a validation set for settings), never
+    a fold-0 photo's."""
+    from vision.dice_data import load_dataset
+
+    out = tmp_path / "r.json"
+    boards = tmp_path / "boards"
+    (boards / "labels").mkdir(parents=True)
+    label = json.loads((shared_data / "boards" / "labels" / "frame0.json").read_text())
+    (boards / "labels" / "frame0.json").write_text(json.dumps(label))
+    (boards / label["file"]).parent.mkdir(parents=True, exist_ok=True)
+    (boards / label["file"]).write_bytes((shared_data / "boards" / label["file"]).read_bytes())
+    assert main(["--boards", str(boards), "--dice", str(shared_data / "dice"), "--rolls", "3", "--fold", "1",
+                 "--json", str(out)]) == 0
+    assert "training-fold dice cut out of" in capsys.readouterr().out
+    folds = {it.path.name: it.fold() for it in load_dataset(shared_data / "dice" / "nell-byler")}
+    rows = json.loads(out.read_text())["frames"]
+    assert rows and {folds[r["source"]] for r in rows} == {1}
