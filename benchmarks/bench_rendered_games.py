@@ -105,7 +105,7 @@ def still_frames(script, folder: pathlib.Path, profile: pathlib.Path | None, lay
             reader = (BoardReader.from_profile(prof, size) if prof else
                       BoardReader(field=field_from_corners(parse_corners(corners), size)))
             plugin = DicePlugin(dice_sets=prof.dice_sets if prof else None, die_scale=prof.die_scale if prof else None,
-                                learn_size=True)
+                                learn_size=True, marks=prof.board_marks if prof else None)
             reader.dice_reader, reader.cube_reader = plugin.dice, plugin.cube
         obs = reader.read(image)
         points, bar, _ = signed_to_points(scene.board, 0, layout)

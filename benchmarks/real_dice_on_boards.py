@@ -200,6 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the benchmark; returns the exit code (2 when there is nothing to read)."""
     import cv2
 
+    from vision.board_marks import find_marks
     from vision.dice_cutouts import cut_dice, paste_die
     from vision.dice_data import DatasetError, load_dataset, with_die_boxes
     from vision.dice_plugin import DicePlugin
@@ -247,6 +248,7 @@ def main(argv: list[str] | None = None) -> int:
         if image is None or "corners" not in label:
             continue
         board = Board(image, label)
+        marks = find_marks([image], board.field, DicePlugin(args.models).reader, board_die_px(board.field, image.shape))
         for r in range(args.rolls):
             source = list(by_source)[int(rng.integers(len(by_source)))]
             pool = by_source[source]
@@ -271,8 +273,8 @@ def main(argv: list[str] | None = None) -> int:
                 if args.keep:
                     args.keep.mkdir(parents=True, exist_ok=True)
                     cv2.imwrite(str(args.keep / f"{board.name}_{r:02d}_{kind.replace(' ', '_')}.jpg"), frame)
-                for mode, die_scale in (("as read", None), ("size known", scale)):
-                    plugin = DicePlugin(args.models, die_scale=die_scale)
+                for mode, die_scale, known in (("as read", None, None), ("size known", scale, marks)):
+                    plugin = DicePlugin(args.models, die_scale=die_scale, marks=known)
                     row[mode] = score_frame(plugin.dice(frame, board.field), truth, board.own_dice)
                 rows.append(row)
         print(f"{board.name}: {sum(r['photo'] == board.name for r in rows)} frames", flush=True)

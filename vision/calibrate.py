@@ -8,6 +8,8 @@ Two ways to learn the two checker colours (never hard-coded):
 * ``reading``: the frame's own reading, confirmed by the user (keeping the profile);
   the two colour clusters found become the profile's colours.
 
+The spots of the board that look like a die (``board_marks``, :mod:`vision.board_marks`) are
+learned from the frame, and from the empty board's frame when given.
 The dice's size (``die_scale``, :mod:`vision.dice_size`) and the two players' dice colours
 (``dice_sets``, :mod:`vision.dice_sets`) are learned on request (:func:`learn_dice`) from a frame
 with the dice lying flat on the board, each player's dice on his own side for the colours.
@@ -22,6 +24,7 @@ from typing import TYPE_CHECKING, Callable, Mapping, Optional
 import numpy as np
 
 from companion.observation import Observation
+from vision.board_marks import BoardMarks
 from vision.checkers import CheckerColours, CheckerSettings, read_checkers, warp_for_reading
 from vision.profile import Profile, save_profile
 from vision.reader import BoardReader
@@ -154,10 +157,27 @@ def calibrate_board(image_bgr: np.ndarray, corners: Optional[np.ndarray] = None,
         raise CalibrationError(f"learn must be 'opening', 'reading' or 'none', got {learn!r}")
     profile = Profile(name=name, image_size=(w, h), corners=np.asarray(corners, float),
                       aruco=aruco, orientation=orientation,
-                      camera=camera, colours=colours, settings=settings, notes=notes)
+                      camera=camera, colours=colours, settings=settings, notes=notes,
+                      board_marks=board_marks([f for f in (image_bgr, empty_bgr) if f is not None], field))
     obs = BoardReader(field=field, settings=settings, colours=colours, orientation=orientation,
                       point_model=model).read(image_bgr)
     return profile, obs, learned
+
+
+def board_marks(frames: list[np.ndarray], field: Field) -> Optional[BoardMarks]:
+    """The die-like marks of the board registered as ``field`` in ``frames`` ((H, W, 3) uint8
+    BGR: the calibration frame, and the empty board's when given;
+    :func:`vision.board_marks.find_marks`), or ``None`` when the dice models are missing (no
+    dice are read then either)."""
+    from vision.board_marks import find_marks
+    from vision.dice import DiceReader
+    from vision.dice_size import board_die_px
+
+    try:
+        reader = DiceReader()
+    except FileNotFoundError:
+        return None
+    return find_marks(frames, field, reader, board_die_px(field, frames[0].shape))
 
 
 def save_calibration(profile: Profile, learned: Optional[LearnedBoard], out: str | pathlib.Path) -> Profile:

@@ -148,7 +148,8 @@ def cmd_read(args: argparse.Namespace) -> int:
         from vision.dice_plugin import DicePlugin
 
         plugin = DicePlugin(dice_sets=profile.dice_sets if profile else None, roller=args.roller,
-                            die_scale=profile.die_scale if profile else None)
+                            die_scale=profile.die_scale if profile else None,
+                            marks=profile.board_marks if profile else None)
         reader.dice_reader, reader.cube_reader = plugin.dice, plugin.cube
     except (ImportError, FileNotFoundError, OSError):
         pass

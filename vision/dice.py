@@ -84,7 +84,10 @@ class DiceReader:
     ``models``: folder with the detector (:class:`DiceSettings` ``detector``),
     ``dice_classifier.onnx`` and the free-photo classifier (``photo_classifier``; default
     ``vision/models``). Raises ``FileNotFoundError`` when a model file is missing.
-    Not thread-safe (its scratch state); use one reader per thread.
+    Not thread-safe (its scratch state); use one reader per thread. ``marks``: the board's own
+    die-like marks (:class:`vision.board_marks.BoardMarks`, a profile's ``board_marks``) or None;
+    a candidate read as a die on a mark that still looks as at calibration is "not a die"
+    (:meth:`unmark`, registered boards only).
     """
 
     def __init__(self, models: pathlib.Path | str | None = None,
@@ -92,6 +95,7 @@ class DiceReader:
         folder = pathlib.Path(models) if models is not None else MODELS
         self.models_dir = folder
         self.settings = settings or DiceSettings()
+        self.marks: Any = None
 
         def model(name: str) -> Any:
             path = folder / name
@@ -270,7 +274,7 @@ class DiceReader:
             roi, field_die = field_search_region(field, image.shape)
             die_px = die_px or field_die
         if die_px is not None:
-            return self._scan_field(image, self.candidates(image, die_px, roi), die_px, die_side)
+            return self._scan_field(image, self.candidates(image, die_px, roi), die_px, die_side, field)
         levels, n_fixed = self.level_candidates(image, None, roi)
         pool = sum(levels[:n_fixed], [])
         fixed = self.merged(pool)
@@ -392,7 +396,7 @@ class DiceReader:
         return pyramid_scales(long_side, st.pyramid[: st.pyramid_fixed], st.finest_max_scale, st.pyramid_fixed)
 
     def _scan_field(self, image: np.ndarray, cands: list[Candidate], die_px: float,
-                    die_side: Optional[float] = None) -> tuple[list[Candidate], np.ndarray]:
+                    die_side: Optional[float] = None, field: Any = None) -> tuple[list[Candidate], np.ndarray]:
         """Registered-board classification (``die_px``: the die side the board implies, image
         pixels): the candidates from :class:`DiceSettings` ``peak`` up are read; the weaker ones
         (``field_peak`` .. ``peak``) only when those give fewer than the two dice of a roll (a die
@@ -404,12 +408,14 @@ class DiceReader:
         read as one is looked for (:func:`vision.dice_touching.touching_dice`, at
         :class:`DiceSettings` ``touching``). With the dice's side ``die_side`` learned, dice boxed
         far smaller are read again at that side (:meth:`reread_small`). Dice read unsure are read
-        again larger (:meth:`reread_unsure`)."""
+        again larger (:meth:`reread_unsure`). With the board's marks known (``field`` given), a
+        candidate on one is "not a die" (:meth:`unmark`) before any of these counts dice."""
         strong = [c for c in cands if c.score >= self.settings.peak]
         weak = [c for c in cands if c.score < self.settings.peak]
-        probs = self.classify(image, strong, wider=False)
+        probs = self.unmark(image, field, strong, self.classify(image, strong, wider=False))
         if weak and len(self.dice_from_scan(strong, probs)) < 2:
-            strong, probs = strong + weak, np.vstack([probs, self.classify(image, weak, wider=False)])
+            more = self.unmark(image, field, weak, self.classify(image, weak, wider=False))
+            strong, probs = strong + weak, np.vstack([probs, more])
         strong, probs = self.reread_large(image, strong, probs, die_px)
         strong, probs = self.reread_sibling(image, strong, probs)
         if self.settings.field_ones and self.settings.recentre_ones > 0 and len(self.dice_from_scan(strong, probs)) < 2:
@@ -421,7 +427,27 @@ class DiceReader:
             from vision.dice_touching import touching_dice
 
             strong, probs = touching_dice(self, image, strong, probs, self.settings.touching)
-        return strong, probs
+        return strong, self.unmark(image, field, strong, probs)
+
+    def unmark(self, image: np.ndarray, field: Any, cands: Sequence[Candidate], probs: np.ndarray) -> np.ndarray:
+        """``probs`` ((N, 8) as :meth:`classify` returns) with each candidate whose values together
+        reach :data:`vision.board_marks.TESTED` and that lies on one of the board's marks
+        (``self.marks``, :meth:`vision.board_marks.BoardMarks.covers`) read as "not a die"; the
+        input itself when nothing changes (no marks, no ``field``)."""
+        if not self.marks or not hasattr(field, "to_image") or not len(probs):
+            return probs
+        from vision.board_marks import TESTED
+
+        out = probs
+        die_px = field_search_region(field, image.shape)[1]
+        for k, c in enumerate(cands):
+            if probs[k, :6].sum() >= TESTED and self.marks.covers(image, field, die_px, c.outline_center or c.center,
+                                                                  c.size):
+                if out is probs:
+                    out = probs.copy()
+                out[k] = 0.0
+                out[k, 6] = 1.0
+        return out
 
     def reread_large(self, image: np.ndarray, cands: Sequence[Candidate], probs: np.ndarray,
                      die_px: float) -> tuple[list[Candidate], np.ndarray]:

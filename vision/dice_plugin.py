@@ -22,6 +22,8 @@ from the first registered frame that shows a flat pair (:func:`vision.dice_size.
 measured as ``companion calibrate --learn-dice`` measures it, and kept for the frames after it.
 Until then a frame that shows fewer than two dice at the board's size is searched again at small
 and at jumbo dice's size, where a flat pair is taken as the roll (:meth:`DicePlugin._other_pair`).
+``marks`` (a board profile's :class:`vision.board_marks.BoardMarks`): a die read on one of the
+board's own die-like marks (a hinge screw, a print) that still looks as at calibration is no die.
 """
 
 from __future__ import annotations
@@ -44,15 +46,16 @@ class DicePlugin:
     """Reads the dice (cocked flags set when a field is given) and the cube of a frame.
 
     ``models``: model folder (default ``vision/models``); ``rules``: :class:`CockedRules`;
-    ``roller``, ``dice_sets``, ``die_scale``, ``learn_size``: see module docstring. Raises
+    ``roller``, ``dice_sets``, ``die_scale``, ``learn_size``, ``marks``: see module docstring. Raises
     ``FileNotFoundError`` when the dice models are missing (the cube and tilt models are optional:
     without them no cube is read and no die is called tilted).
     """
 
     def __init__(self, models: Any = None, rules: CockedRules = CockedRules(),
                  roller: Optional[str] = None, dice_sets: Optional[DiceSets] = None,
-                 die_scale: Optional[float] = None, learn_size: bool = False) -> None:
+                 die_scale: Optional[float] = None, learn_size: bool = False, marks: Any = None) -> None:
         self.reader = DiceReader(models)
+        self.reader.marks = marks
         try:
             self.cube_reader: Optional[CubeReader] = CubeReader(models)
         except FileNotFoundError:

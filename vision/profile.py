@@ -15,6 +15,7 @@ from typing import Any, Optional
 
 import numpy as np
 
+from vision.board_marks import BoardMarks, BoardMarksError
 from vision.checkers import CheckerColours, CheckerSettings
 from vision.dice_sets import DiceSets, DiceSetsError
 from vision.trays import TraySettings
@@ -52,7 +53,9 @@ class Profile:
     (:mod:`vision.board_learning`), or ``None`` (the shipped head). In the JSON form it is
     given relative to the profile's folder; :func:`load_profile` makes it absolute.
     ``die_scale``: the players' dice's side as a multiple of a tournament die on this board
-    (:mod:`vision.dice_size`), or ``None`` (not measured).
+    (:mod:`vision.dice_size`), or ``None`` (not measured). ``board_marks``: the spots of this
+    board that look like a die (:class:`~vision.board_marks.BoardMarks`, learned at
+    calibration), or ``None`` (not learned).
     """
 
     name: str = "board"
@@ -69,6 +72,7 @@ class Profile:
     dice_sets: Optional[DiceSets] = None
     point_head: Optional[str] = None
     die_scale: Optional[float] = None
+    board_marks: Optional[BoardMarks] = None
 
     def field(self, image_size: tuple[int, int]) -> Optional[Field]:
         """The registration for frames of ``image_size`` (corners scaled when the
@@ -111,6 +115,7 @@ class Profile:
             **({} if self.dice_sets is None else {"dice_sets": self.dice_sets.to_dict()}),
             **({} if self.point_head is None else {"point_head": self.point_head}),
             **({} if self.die_scale is None else {"die_scale": round(float(self.die_scale), 4)}),
+            **({} if self.board_marks is None else {"board_marks": self.board_marks.to_dict()}),
         }
 
     @classmethod
@@ -148,10 +153,11 @@ class Profile:
                 dice_sets=None if data.get("dice_sets") is None else DiceSets.from_dict(data["dice_sets"]),
                 point_head=None if data.get("point_head") is None else str(data["point_head"]),
                 die_scale=_die_scale(data.get("die_scale")),
+                board_marks=None if data.get("board_marks") is None else BoardMarks.from_dict(data["board_marks"]),
             )
         except ProfileError:
             raise
-        except DiceSetsError as exc:
+        except (DiceSetsError, BoardMarksError) as exc:
             raise ProfileError(str(exc)) from None
         except (KeyError, TypeError, ValueError) as exc:
             raise ProfileError(f"bad profile: {exc}") from None

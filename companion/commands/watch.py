@@ -159,6 +159,7 @@ def make_frame_reader(calibration: Any = None, die_on_checker: str = "flat_ok", 
         if plugin is not None:
             plugin.dice_sets = profile.dice_sets  # whose dice are whose, by colour
             plugin.die_scale = profile.die_scale  # small dice searched at their own size
+            plugin.reader.marks = profile.board_marks  # the board's own die-like spots
     else:
         reader = BoardReader(**extra)
     fixed_corners = None if corners is None else [[float(x), float(y)] for x, y in corners]

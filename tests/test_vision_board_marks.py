@@ -1,0 +1,144 @@
+"""vision.board_marks: the board's own die-like spots, learned at calibration, on real photos."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from vision.board_marks import PATCH, BoardMarks, BoardMarksError, Mark, find_marks
+from vision.dice_plugin import DicePlugin
+from vision.dice_size import board_die_px
+from vision.profile import Profile, ProfileError, load_profile, save_profile
+
+#: test10's hinge screws on the bar, image pixels: a travel die's size reads them as ones.
+HINGES = (595, 135, 635, 205)
+#: Small dice's size on test10 (times the board's die) where the screws read as ones.
+TRAVEL = 0.6
+
+
+@pytest.fixture(scope="module")
+def test10(shared_data):
+    import cv2
+
+    from vision.evaluate import label_truth
+    from vision.registration import field_from_corners
+
+    label = json.loads((shared_data / "boards" / "labels" / "test10.json").read_text())
+    image = cv2.imread(str(shared_data / "boards" / label["file"]))
+    field = field_from_corners(label_truth(label)["corners"], (image.shape[1], image.shape[0]), validate=False)
+    plugin = DicePlugin()
+    marks = find_marks([image], field, plugin.reader, board_die_px(field, image.shape))
+    return image, field, label, marks
+
+
+def on_hinges(dice) -> list:
+    x0, y0, x1, y1 = HINGES
+    return [d for d in dice if x0 <= d.center[0] <= x1 and y0 <= d.center[1] <= y1]
+
+
+def own(dice, label) -> list[int]:
+    """Values of the dice read within 12 pixels of the photo's own labelled dice."""
+    return sorted(d.value for d in dice for o in label["dice"] if np.hypot(*(np.array(d.center) - o["xy"])) < 12)
+
+
+def test_hinge_screws_are_marks_and_the_photos_own_dice_are_not(test10):
+    image, field, label, marks = test10
+    bare = DicePlugin(die_scale=TRAVEL).dice(image, field)
+    assert len(on_hinges(bare)) >= 2  # without the marks, the screws read as dice
+    known = DicePlugin(die_scale=TRAVEL, marks=marks).dice(image, field)
+    assert on_hinges(known) == []
+    assert own(known, label) == sorted(o["value"] for o in label["dice"]) == [2, 5]
+    assert len(known) == 2
+    at = field.to_image(np.array([m.center for m in marks.marks]))
+    for o in label["dice"]:  # the photo's dice, read surely at most sizes, are no marks
+        assert np.min(np.hypot(*(at - o["xy"]).T)) > 10
+
+
+def test_a_mark_holds_under_other_light_and_a_registration_a_pixel_off(test10):
+    image, field, label, marks = test10
+    lighter = np.clip(image.astype(np.float32) * 1.2, 0, 255).astype(np.uint8)
+    for frame in (lighter, np.roll(lighter, (1, 1), axis=(0, 1))):
+        assert on_hinges(DicePlugin(die_scale=TRAVEL).dice(frame, field))
+        assert on_hinges(DicePlugin(die_scale=TRAVEL, marks=marks).dice(frame, field)) == []
+
+
+def test_a_real_die_landing_on_a_mark_is_read(test10, shared_data):
+    from vision.dice_cutouts import cut_dice, paste_die
+    from vision.dice_data import load_dataset, with_die_boxes
+
+    image, field, label, marks = test10
+    dice = cut_dice([it for it in with_die_boxes(load_dataset(shared_data / "dice" / "nell-byler")) if it.fold() == 0][:3])
+    die = next(d for d in dice if d.value in (3, 4, 5))
+    frame = image.copy()
+    side = board_die_px(field, image.shape) * 0.9
+    paste_die(frame, die, (615.0, 172.0), side, 20.0)  # over the screws
+    read = DicePlugin(die_scale=0.9, marks=marks).dice(frame, field)
+    assert [d.value for d in on_hinges(read)] == [die.value]
+
+
+def test_marks_go_through_the_profile_json(tmp_path, test10):
+    _, _, _, marks = test10
+    assert len(marks) >= 2
+    path = save_profile(Profile(name="t", corners=np.eye(4, 2) * 100 + 1, board_marks=marks), tmp_path / "p.json")
+    back = load_profile(path).board_marks
+    assert len(back) == len(marks)
+    for a, b in zip(marks.marks, back.marks):
+        assert np.array_equal(a.patch, b.patch) and a.patch.shape == (PATCH, PATCH)
+        assert np.allclose(a.center, b.center, atol=0.01) and abs(a.scale - b.scale) < 1e-4
+    assert "board_marks" not in Profile(name="t").to_dict()
+
+
+@pytest.mark.parametrize("bad, message", [
+    ({"patch": 8, "marks": []}, "16 pixels"),
+    ({"patch": 16, "marks": [{"x": 1, "y": 2, "scale": 1, "grey": "!!"}]}, "bad board_marks"),
+    ({"patch": 16, "marks": [{"x": 1, "y": 2, "scale": 1, "grey": "AAAA"}]}, "3 bytes"),
+    ({"patch": 16, "marks": [{"x": 1, "y": 2, "scale": -1, "grey": "A" * 340 + "AA=="}]}, "positive"),
+    ({"patch": 16}, "bad board_marks"),
+])
+def test_a_broken_board_marks_entry_is_a_clear_error(tmp_path, bad, message):
+    with pytest.raises(BoardMarksError, match=message):
+        BoardMarks.from_dict(bad)
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps({"version": 1, "name": "t", "board_marks": bad}))
+    with pytest.raises(ProfileError, match=message):
+        load_profile(path)
+
+
+def test_a_mark_of_another_look_does_not_drop_a_die(test10):
+    image, field, label, marks = test10
+    blank = BoardMarks(tuple(Mark(m.center, m.scale, np.tile(np.arange(PATCH, dtype=np.uint8) * 15, (PATCH, 1)))
+                             for m in marks.marks))
+    assert len(on_hinges(DicePlugin(die_scale=TRAVEL, marks=blank).dice(image, field))) >= 2
+
+
+def test_calibrate_learns_the_marks_and_read_uses_them(repo_root, shared_data, tmp_path, test10):
+    """``companion calibrate`` stores the marks; ``companion read --calibration`` with travel dice's
+    size reads the photo's two dice and not the screws."""
+    image, field, label, marks = test10
+    c = label["corners"]
+    corners = ",".join(f"{v:g}" for k in ("top_left", "top_right", "bottom_right", "bottom_left") for v in c[k])
+    photo = shared_data / "boards" / label["file"]
+    out = tmp_path / "board.json"
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "companion", *args], cwd=repo_root, capture_output=True,
+                              text=True, timeout=300)
+
+    proc = run("calibrate", str(photo), f"--corners={corners}", "--learn", "none", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(out.read_text())
+    assert len(data["board_marks"]["marks"]) >= 2
+    data["die_scale"] = TRAVEL
+    out.write_text(json.dumps(data))
+    proc = run("read", str(photo), "--calibration", str(out), "--json")
+    assert proc.returncode == 0, proc.stderr
+    read = json.loads(proc.stdout)["dice"]
+    assert sorted(d["value"] for d in read) == [2, 5]
+    del data["board_marks"]
+    out.write_text(json.dumps(data))
+    proc = run("read", str(photo), "--calibration", str(out), "--json")
+    assert len(json.loads(proc.stdout)["dice"]) > 2
