@@ -20,9 +20,11 @@ the dice's side drawn from 0.3-0.8 of a checker's diameter (travel to jumbo dice
 of the stacks the label gives, the bar, the field's edges, points under a hand or a cup, and the
 photo's own dice and cube. Each frame is read as ``companion read PHOTO --corners=...`` reads it
 (:class:`vision.dice_plugin.DicePlugin`, the board registered from its labelled corners) and
-again with the dice's size known, as ``companion calibrate --learn-dice`` gives it (``die_scale``:
-their side over the board's die, :func:`vision.dice_size.board_die_px`; taken from the pasted
-dice, since the photos' own dice, of other sizes, would enter a measurement). Prints, per kind of
+again as a calibrated board reads it (``calibrated``): with the board's die-like marks learned
+from the bare photo as ``companion calibrate`` learns them (:func:`vision.board_marks.find_marks`)
+and the dice's size known as ``--learn-dice`` gives it (``die_scale``: their side over the
+board's die, :func:`vision.dice_size.board_die_px`; taken from the pasted dice, since the photos'
+own dice, of other sizes, would enter a measurement). Prints, per kind of
 frame and per band of dice size: dice read at all (located), dice read with the right value,
 rolls read exactly (both dice with their values), pasted flat dice called cocked, and false dice
 (a die read where no die lies, the photo's own dice excepted); then the dice read right per photo.
@@ -222,6 +224,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.rolls < 1:
         print("error: --rolls must be at least 1", file=sys.stderr)
         return 2
+    # GrabCut draws from OpenCV's random number generator: seeded as in a fresh process, the same
+    # dice are cut out whatever ran before in this one (0 sets OpenCV's initial state)
+    cv2.setRNGSeed(0)
     try:
         cut = cut_dice([it for it in with_die_boxes(load_dataset(args.dice / "nell-byler")) if it.fold() == args.fold])
     except DatasetError as exc:
@@ -273,12 +278,12 @@ def main(argv: list[str] | None = None) -> int:
                 if args.keep:
                     args.keep.mkdir(parents=True, exist_ok=True)
                     cv2.imwrite(str(args.keep / f"{board.name}_{r:02d}_{kind.replace(' ', '_')}.jpg"), frame)
-                for mode, die_scale, known in (("as read", None, None), ("size known", scale, marks)):
+                for mode, die_scale, known in (("as read", None, None), ("calibrated", scale, marks)):
                     plugin = DicePlugin(args.models, die_scale=die_scale, marks=known)
                     row[mode] = score_frame(plugin.dice(frame, board.field), truth, board.own_dice)
                 rows.append(row)
         print(f"{board.name}: {sum(r['photo'] == board.name for r in rows)} frames", flush=True)
-    for mode in ("as read", "size known"):
+    for mode in ("as read", "calibrated"):
         print(f"\n{mode}: kind / dice side band: dice located, dice right, rolls exact, flat dice called cocked, "
               "false dice")
         for kind in KINDS:
@@ -290,9 +295,9 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {kind:13s} {lo:.2f}-{hi:.2f}: {f['located']}, {f['found']}/{2 * len(sel)}, {f['exact']}/{len(sel)}, "
                       f"{f['cocked']}, {f['false']}")
     photos = sorted({r["photo"] for r in rows})
-    print("\nper photo, dice right as read / with the size known: " + ", ".join(
+    print("\nper photo, dice right as read / calibrated: " + ", ".join(
         f"{p} {sum(r['as read']['found'] for r in rows if r['photo'] == p)}/"
-        f"{sum(r['size known']['found'] for r in rows if r['photo'] == p)} of "
+        f"{sum(r['calibrated']['found'] for r in rows if r['photo'] == p)} of "
         f"{sum(len(r['values']) for r in rows if r['photo'] == p)}" for p in photos))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -43,7 +43,7 @@ def test_the_benchmark_reads_pasted_real_dice_on_every_photo(shared_data, tmp_pa
     assert main(["--boards", str(shared_data / "boards"), "--dice", str(shared_data / "dice"), "--rolls", "1",
                  "--json", str(out)]) == 0
     text = capsys.readouterr().out
-    assert "held-out dice cut out of" in text and "size known:" in text and "per photo" in text
+    assert "held-out dice cut out of" in text and "calibrated:" in text and "per photo" in text
     rows = json.loads(out.read_text())["frames"]
     assert {r["photo"] for r in rows} >= {"frame0", "test10", "test2", "test4"}
     assert {r["kind"] for r in rows} == set(KINDS)
@@ -52,6 +52,9 @@ def test_the_benchmark_reads_pasted_real_dice_on_every_photo(shared_data, tmp_pa
     assert found <= located <= 2 * len(rows)
     assert found >= 0.5 * 2 * len(rows)  # real dice are read on real boards, most of them
     assert sum(r["as read"]["false"] for r in rows) <= 2
+    # calibrated: the dice's size and the board's marks known (no hinge read as a die)
+    assert sum(r["calibrated"]["found"] for r in rows) >= found
+    assert sum(r["calibrated"]["false"] for r in rows) == 0
 
 
 def test_nothing_to_read_is_a_clear_error(shared_data, tmp_path, capsys):

@@ -366,5 +366,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
         print(f"dice size: {profile.die_scale:.2f} x a tournament die on this board"
               + (" (searched at their own size)" if own_size(profile.die_scale) else ""))
+    if profile.board_marks:
+        print(f"board marks: {len(profile.board_marks)} places of this board look like a die "
+              "(hinge screws, prints); no die is read there while they look as in this frame")
     print(f"profile written to {out}", file=sys.stderr)
     return 0
