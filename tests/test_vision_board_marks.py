@@ -144,39 +144,3 @@ def test_calibrate_learns_the_marks_and_read_uses_them(repo_root, shared_data, t
     proc = run("read", str(photo), "--calibration", str(out), "--json")
     assert len(json.loads(proc.stdout)["dice"]) > 2
 
-
-def test_a_calibrated_board_reads_weak_peaks_beside_idle_dice(shared_data, repo_root, tmp_path):
-    """frame0 shows two dice of its own (the other player's pair lying idle); a training-fold die
-    pasted against a checker peaks weakly. Without the board's marks the weak peaks are read only
-    while fewer than two dice are read; with them, while fewer than four (``marked_weak_below``)."""
-    import cv2
-
-    from vision.dice_settings import DiceSettings
-    from vision.evaluate import label_truth
-    from vision.registration import field_from_corners
-
-    sys.path.insert(0, str(repo_root / "benchmarks"))
-    boards = tmp_path / "boards"
-    (boards / "labels").mkdir(parents=True)
-    label = json.loads((shared_data / "boards" / "labels" / "frame0.json").read_text())
-    (boards / "labels" / "frame0.json").write_text(json.dumps(label))
-    (boards / label["file"]).parent.mkdir(parents=True)
-    (boards / label["file"]).symlink_to(shared_data / "boards" / label["file"])
-    from real_dice_on_boards import main
-
-    assert main(["--boards", str(boards), "--dice", str(shared_data / "dice"), "--rolls", "8", "--fold", "1",
-                 "--keep", str(tmp_path / "frames"), "--json", str(tmp_path / "r.json")]) == 0
-    row = next(r for r in json.loads((tmp_path / "r.json").read_text())["frames"]
-               if r["roll"] == 7 and r["kind"] == "by a checker")
-    assert row["values"] == [6, 5] and row["calibrated"]["exact"] == 1
-    image = cv2.imread(str(shared_data / "boards" / label["file"]))
-    field = field_from_corners(label_truth(label)["corners"], (image.shape[1], image.shape[0]), validate=False)
-    marks = find_marks([image], field, DicePlugin().reader, board_die_px(field, image.shape))
-    frame = cv2.imread(str(tmp_path / "frames" / "frame0_07_by_a_checker.jpg"))
-    read = {}
-    for below in (2, 4):
-        plugin = DicePlugin(die_scale=row["die_scale"], marks=marks)
-        plugin.reader.settings = DiceSettings(marked_weak_below=below)
-        read[below] = sorted(d.value for d in plugin.dice(frame, field))
-    assert read[4] == [3, 5, 5, 6]  # the photo's 3 and 5, the pasted 6 and 5
-    assert read[2] == [3, 5, 5]

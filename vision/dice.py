@@ -400,8 +400,7 @@ class DiceReader:
         """Registered-board classification (``die_px``: the die side the board implies, image
         pixels): the candidates from :class:`DiceSettings` ``peak`` up are read; the weaker ones
         (``field_peak`` .. ``peak``) only when those give fewer than the two dice of a roll (a die
-        of the board's colour peaks weakly; read on every frame, the 8 weak ones cost 1-2 ms), or
-        with the board's marks known fewer than :class:`DiceSettings` ``marked_weak_below``.
+        of the board's colour peaks weakly; read on every frame, the 8 weak ones cost 1-2 ms).
         Candidates sized far larger than a die and read as none are read again at ``die_px``
         (:meth:`reread_large`). When fewer than two dice are read, the candidates that may be a
         one are moved to their pip and read again (:meth:`recentre_unread_ones`, :class:`DiceSettings`
@@ -414,8 +413,7 @@ class DiceReader:
         strong = [c for c in cands if c.score >= self.settings.peak]
         weak = [c for c in cands if c.score < self.settings.peak]
         probs = self.unmark(image, field, strong, self.classify(image, strong, wider=False))
-        enough = 2 if self.marks is None else self.settings.marked_weak_below
-        if weak and len(self.dice_from_scan(strong, probs)) < enough:
+        if weak and len(self.dice_from_scan(strong, probs)) < 2:
             more = self.unmark(image, field, weak, self.classify(image, weak, wider=False))
             strong, probs = strong + weak, np.vstack([probs, more])
         strong, probs = self.reread_large(image, strong, probs, die_px)

@@ -21,13 +21,7 @@ class DiceSettings:
     weakly; chosen on 150 validation boards, seed 4242: dice found 94.3% -> 96.7%, no more false
     dice; the classifier still decides), of which the ``field_weak`` strongest below ``peak`` are
     kept and read only when the stronger ones give fewer than two dice (all of them, read every
-    frame, made a registered frame 1.7 times slower); ``marked_weak_below``: with the board's
-    marks known (a calibrated board, :attr:`vision.dice.DiceReader.marks`), fewer than this many
-    (a roll and the other player's pair lying idle; the marks take away the board's own die-like
-    spots that the weak peaks bring): chosen on the training fold's real dice on the real board
-    photos (``benchmarks/real_dice_on_boards.py --fold 1`` with the marks): as read 560 -> 568
-    of 624, size known 577 -> 584, no false die either way; without the marks 4 gave 13 false
-    dice as read;
+    frame, made a registered frame 1.7 times slower);
     ``accept``: minimum probability of the die's value
     (so "not a die" and "cube" together stay below it); ``field_die_input_px``: with a registered
     board the detector runs at the scale where a die is this many pixels (10 for the shipped
@@ -197,7 +191,6 @@ class DiceSettings:
     peak: float = 0.25
     field_peak: float = 0.1
     field_weak: int = 8
-    marked_weak_below: int = 4
     field_die_input_px: float = 10.0
     accept: float = 0.5
     merge: float = 0.6
