@@ -136,9 +136,13 @@ def test_learn_follow_confirm_save(client, opening):
     assert state["learned"]["adapted"] is True
     assert signed(state["reading"]["points"]) == OPENING
     assert all(0 <= p["x"] < 1280 and 0 <= p["y"] < 720 for p in state["reading"]["points"])
+    # the board's die-like places, drawn where the profile keeps them
+    marks = state["board_marks"]
+    assert marks and all(0 <= m["x"] < 1280 and 0 <= m["y"] < 720 and 5 < m["side"] < 60 for m in marks)
     saved = c.post("/api/save", headers=BEARER)
     assert saved.status_code == 200 and saved.get_json() == {"saved": str(out)}
     assert json.loads(out.read_text())["point_head"] == "green.points.npz"
+    assert len(json.loads(out.read_text())["board_marks"]["marks"]) == len(marks)
     assert c.get("/api/state").get_json()["state"] == "saved"
 
 

@@ -100,6 +100,10 @@ def test_drag_learn_confirm_save(page, served, opening, tmp_path):
         assert mark.get_attribute("data-count") == str(abs(count)), point
         assert mark.get_attribute("data-colour") == ("" if count == 0 else "light" if count > 0 else "dark"), point
     assert page.locator("#confirm").is_visible() and "Learned in" in page.locator("#summary").inner_text()
+    # the board's die-like places, drawn as squares and counted in the summary
+    n = len(desk.state()["board_marks"])
+    assert n >= 1 and page.locator("#reading .board-mark").count() == n
+    assert f"{n} place{'s' if n > 1 else ''} of this board look" in page.locator("#summary").inner_text()
     page.screenshot(path=str(tmp_path / "calibration_learned.png"), full_page=True)
     page.click("#save")
     page.wait_for_selector("#saved:has-text('Profile written to')", timeout=WAIT)

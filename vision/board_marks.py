@@ -110,7 +110,8 @@ class BoardMarks:
         """From :meth:`to_dict`'s form; raises :class:`BoardMarksError` with the reason."""
         try:
             if int(data["patch"]) != PATCH:
-                raise BoardMarksError(f"board_marks patches must be {PATCH} pixels, got {data['patch']}: calibrate again")
+                raise BoardMarksError(f"board_marks patches must be {PATCH} pixels, got {data['patch']}: "
+                                      "calibrate again")
             marks = []
             for m in data["marks"]:
                 grey = np.frombuffer(base64.b64decode(m["grey"], validate=True), np.uint8)
@@ -185,8 +186,8 @@ def find_marks(frames: Sequence[np.ndarray], field: Any, reader: Any, die_px: fl
                     if values.sum() < DIE_LIKE or np.argmax(p) == 7:
                         continue
                     x, y = c.outline_center or c.center
-                    spot = next((sp for sp in spots if np.hypot(x - sp["x"], y - sp["y"]) < NEAR * max(c.size, sp["side"])),
-                                None)
+                    spot = next((sp for sp in spots
+                                 if np.hypot(x - sp["x"], y - sp["y"]) < NEAR * max(c.size, sp["side"])), None)
                     if spot is None:
                         spot = {"x": x, "y": y, "side": c.size, "best": -1.0, "sure": set()}
                         spots.append(spot)
@@ -194,7 +195,15 @@ def find_marks(frames: Sequence[np.ndarray], field: Any, reader: Any, die_px: fl
                         spot["sure"].add(s)
                     if values.sum() > spot["best"]:
                         spot.update(x=x, y=y, side=c.size, best=float(values.sum()))
-            for sp in spots:
+            kept: list[dict[str, Any]] = []  # a place read at several sizes is one spot, its most die-like reading
+            for sp in sorted(spots, key=lambda sp: -sp["best"]):
+                same = next((k for k in kept
+                             if np.hypot(sp["x"] - k["x"], sp["y"] - k["y"]) < NEAR * max(sp["side"], k["side"])), None)
+                if same is None:
+                    kept.append(sp)
+                else:
+                    same["sure"] |= sp["sure"]
+            for sp in kept:
                 if len(sp["sure"]) >= SURE_AT:
                     continue
                 grey = grey_patch(frame, (sp["x"], sp["y"]), sp["side"])

@@ -90,6 +90,20 @@ def reading_marks(obs: Observation, field: Field) -> dict[str, Any]:
     return {"points": points, "bar": obs.bar.to_dict(), "off": obs.off.to_dict()}
 
 
+def board_marks_drawn(marks: Any, field: Any, shape: tuple[int, ...]) -> list[dict[str, float]]:
+    """Where the page draws the board's die-like marks (:class:`vision.board_marks.BoardMarks`,
+    or None: none): ``[{"x", "y", "side"}]``, image pixels of a frame of ``shape`` registered as
+    ``field``."""
+    from vision.dice_size import board_die_px
+
+    if not marks:
+        return []
+    die = board_die_px(field, shape)
+    at = field.to_image(np.array([m.center for m in marks.marks], np.float64))
+    return [{"x": round(float(x), 1), "y": round(float(y), 1), "side": round(float(m.scale * die), 1)}
+            for m, (x, y) in zip(marks.marks, at)]
+
+
 class CalibrationDesk:
     """One calibration for the page, learning in a background thread (see the module's doc).
 
@@ -229,17 +243,20 @@ class CalibrationDesk:
         reading) and ``learned`` (``adapted``: whether the reader was adapted to this board, false
         when the shipped reader read the opening right; ``before``, ``after``: accuracy on
         held-back compositions of this board before and after adapting, or None; ``seconds``), or None; ``dice`` (with
-        ``learn_dice``, once learned: ``die_scale``, ``own_size``, ``sets``, ``note``), or None."""
+        ``learn_dice``, once learned: ``die_scale``, ``own_size``, ``sets``, ``note``), or None;
+        ``board_marks``: the places of the board that look like a die (:func:`board_marks_drawn`),
+        or None before a reading."""
         with self._lock:
             out: dict[str, Any] = dict(self._status)
             result, saved, dice = self._result, self._saved_to, self._dice
         out.update(image_size=list(self.image_size), corners=[[round(float(v), 1) for v in c] for c in self.corners],
                    corners_source=self.corners_source, orientation=self.orientation,
                    orientations=list(ORIENTATIONS), out=str(self.out), saved=saved,
-                   reading=None, learned=None, dice=dice)
+                   reading=None, learned=None, dice=dice, board_marks=None)
         if result is not None:
-            _profile, obs, learned, field = result
+            profile, obs, learned, field = result
             out["reading"] = reading_marks(obs, field)
+            out["board_marks"] = board_marks_drawn(profile.board_marks, field, self.image.shape)
             out["learned"] = {"adapted": learned.head is not None,
                               "before": None if learned.before is None else round(learned.before, 4),
                               "after": None if learned.after is None else round(learned.after, 4),

@@ -106,9 +106,23 @@
     return g;
   }
 
+  function boardMark(m) {
+    var rect = document.createElementNS(SVG_NS, "rect");
+    rect.setAttribute("class", "board-mark");
+    rect.setAttribute("x", m.x - m.side / 2);
+    rect.setAttribute("y", m.y - m.side / 2);
+    rect.setAttribute("width", m.side);
+    rect.setAttribute("height", m.side);
+    var title = document.createElementNS(SVG_NS, "title");
+    title.textContent = "Looks like a die: no die is read here while it looks as now";
+    rect.appendChild(title);
+    return rect;
+  }
+
   function showReading(state) {
     clearReading();
     state.reading.points.forEach(function (p) { readingLayer.appendChild(mark(p)); });
+    (state.board_marks || []).forEach(function (m) { readingLayer.appendChild(boardMark(m)); });
     var r = state.reading;
     var l = state.learned;
     summary.textContent = "Bar: light " + r.bar.light + ", dark " + r.bar.dark + ". Borne off: light " + r.off.light +
@@ -116,6 +130,11 @@
         "Learned in " + Math.round(l.seconds) + " s: this board's own compositions read right " +
         (100 * l.before).toFixed(1) + "% before, " + (100 * l.after).toFixed(1) + "% after." :
         "The opening read right as shipped: nothing to learn, the shipped reader kept.");
+    var n = (state.board_marks || []).length;
+    if (n) {
+      summary.textContent += " " + n + (n === 1 ? " place of this board looks" : " places of this board look") +
+        " like a die (dashed squares): no die is read there while it looks as now.";
+    }
     var d = state.dice;
     if (d) {
       if (d.die_scale !== null) {
