@@ -172,7 +172,8 @@ def find_marks(frames: Sequence[np.ndarray], field: Any, reader: Any, die_px: fl
     reach :data:`DIE_LIKE` (the cube's column not the likeliest) are grouped by place, and each
     place is a mark, at its most die-like reading, unless it is read as a value at :data:`SURE`
     at :data:`SURE_AT` sizes or more (a die lying there), or its patch is blank
-    (:data:`MIN_CONTRAST`)."""
+    (:data:`MIN_CONTRAST`). A mark may lie under the cube, which reads at some sizes as a die:
+    :meth:`vision.dice.DiceReader.unmark` keeps the cube's reading."""
     die = die_px
     marks: list[Mark] = []
     saved, reader.marks = getattr(reader, "marks", None), None

@@ -432,8 +432,9 @@ class DiceReader:
     def unmark(self, image: np.ndarray, field: Any, cands: Sequence[Candidate], probs: np.ndarray) -> np.ndarray:
         """``probs`` ((N, 8) as :meth:`classify` returns) with each candidate whose values together
         reach :data:`vision.board_marks.TESTED` and that lies on one of the board's marks
-        (``self.marks``, :meth:`vision.board_marks.BoardMarks.covers`) read as "not a die"; the
-        input itself when nothing changes (no marks, no ``field``)."""
+        (``self.marks``, :meth:`vision.board_marks.BoardMarks.covers`) read as "not a die" (its
+        values' probability moved to that class, the doubling cube's kept); the input itself when
+        nothing changes (no marks, no ``field``)."""
         if not self.marks or not hasattr(field, "to_image") or not len(probs):
             return probs
         from vision.board_marks import TESTED
@@ -445,8 +446,8 @@ class DiceReader:
                                                                   c.size):
                 if out is probs:
                     out = probs.copy()
-                out[k] = 0.0
-                out[k, 6] = 1.0
+                out[k, 6] += out[k, :6].sum()  # the values' share goes to "not a die"; a cube's stays
+                out[k, :6] = 0.0
         return out
 
     def reread_large(self, image: np.ndarray, cands: Sequence[Candidate], probs: np.ndarray,
