@@ -164,3 +164,32 @@ def test_the_cube_is_read_on_a_calibrated_board_though_a_mark_lies_under_it(shar
     cube = DicePlugin(marks=marks).cube(image, field)
     assert cube is not None and cube.value == label["cube"]["value"] == 64
     assert np.hypot(*(np.array(cube.center) - label["cube"]["xy"])) < 15
+
+
+def test_the_dice_shown_to_learn_the_dice_are_no_marks(repo_root):
+    """Small dice (0.45 of the board's die) lying on the calibration frame read surely at fewer
+    than three sizes, so the frame alone takes them for marks; ``--learn-dice`` reads them as the
+    players' dice and no mark is left where they lie."""
+    sys.path.insert(0, str(repo_root / "tests"))
+    from calibration_frames import OPENING, rendered
+
+    from vision.calibrate import calibrate_board, learn_dice
+    from vision.registration import field_from_corners
+    from vision.render_dice import DIE_STYLES, draw_die
+
+    opening = rendered(OPENING)
+    field = field_from_corners(opening.corners, (1280, 720))
+    image, spots = opening.image.copy(), []
+    for k, (fx, fy) in enumerate(((0.62, 0.5), (0.8, 0.45))):
+        x, y = field.to_image(np.array([[fx * field.size[0], fy * field.size[1]]]))[0]
+        spots.append((x, y))
+        draw_die(image, (float(x), float(y)), 0.45 * board_die_px(field, image.shape), 3 + k, style=DIE_STYLES[3])
+    profile, _, _ = calibrate_board(image, corners=opening.corners, learn="none")
+
+    def near_dice(marks):
+        at = field.to_image(np.array([m.center for m in marks.marks])).reshape(-1, 2)
+        return sum(np.hypot(*(at - s).T).min() < 5 for s in spots) if len(at) else 0
+
+    assert near_dice(profile.board_marks) == 2
+    learned, _ = learn_dice(image, profile)
+    assert learned.die_scale is not None and near_dice(learned.board_marks) == 0

@@ -204,7 +204,8 @@ def learn_dice(image_bgr: np.ndarray, profile: Profile) -> tuple[Profile, Option
     ``image_bgr`` ((H, W, 3) uint8 BGR, the size of the profile's ``image_size``) with dice lying
     flat on its registered board. Their size is measured (:func:`vision.dice_size.learn_die_scale`);
     the dice read (:class:`vision.dice.DiceReader`) in the bottom half are the bottom player's set
-    and those in the top half the top player's (:func:`vision.dice_sets.learn_dice_sets`). With one
+    and those in the top half the top player's (:func:`vision.dice_sets.learn_dice_sets`), and no
+    board mark lies where they lie (:func:`without_dice`). With one
     set of dice in view (a half without dice) or two sets alike, the size alone is learned and
     ``note`` says why the sets were not (else ``None``). Raises :class:`CalibrationError` when the
     profile has no corners, the dice models are missing or no die is seen."""
@@ -228,4 +229,17 @@ def learn_dice(image_bgr: np.ndarray, profile: Profile) -> tuple[Profile, Option
         sets, note = learn_dice_sets(image_bgr, dice, field), None
     except DiceSetsError as exc:
         sets, note = None, f"whose dice are whose not learned: {exc}"
-    return dataclasses.replace(profile, dice_sets=sets, die_scale=scale), note
+    return dataclasses.replace(profile, dice_sets=sets, die_scale=scale,
+                               board_marks=without_dice(profile.board_marks, dice, field)), note
+
+
+def without_dice(marks: Optional[BoardMarks], dice: list, field: Field) -> Optional[BoardMarks]:
+    """``marks`` less those lying within a die's side of one of ``dice``
+    (:class:`~companion.observation.DieReading`, image pixels) on the board registered as
+    ``field``: the dice shown at calibration are dice, however unsurely read at some sizes."""
+    if not marks or not dice:
+        return marks
+    at = field.to_image(np.array([m.center for m in marks.marks], np.float64))
+    keep = [m for m, xy in zip(marks.marks, at)
+            if all(np.hypot(xy[0] - d.center[0], xy[1] - d.center[1]) > d.box[2] - d.box[0] for d in dice)]
+    return BoardMarks(tuple(keep))
