@@ -79,7 +79,9 @@ class DieReading:
     bar in the image, ``None`` when off the playing field. ``owner``: the image side
     (``"bottom"``/``"top"``) of the player whose set of dice this die belongs to by its
     colour (the board profile's ``dice_sets``, ``vision.dice_sets``), ``None`` when the
-    sets are not told apart.
+    sets are not told apart. ``values``: the reader's probability of each value 1..6 (six
+    floats), empty when not known; not compared (two readings of one die are equal whatever
+    the probabilities behind them).
     """
 
     value: int
@@ -91,6 +93,7 @@ class DieReading:
     message: Optional[str] = None
     half: Optional[Literal["left", "right"]] = None
     owner: Optional[Literal["bottom", "top"]] = None
+    values: tuple[float, ...] = dataclasses.field(default=(), compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The die as in ``companion read --json``."""

@@ -16,11 +16,19 @@ from typing import Optional, Sequence
 from companion.idle_dice import same_spot
 from companion.observation import DieReading
 
-__all__ = ["SURE_DIE", "other_readings", "revised_readings"]
+__all__ = ["ALTERNATIVE", "SURE_DIE", "other_readings", "revised_readings"]
 
 #: A die read at this confidence or more is sure: a roll's die read below it is read again while
 #: it lies there, and only a reading at least this sure replaces it.
 SURE_DIE = 0.9
+#: A die read unsurely may show another value only when the reader gave that value at least this
+#: probability (where the reading carries its values' probabilities, ``DieReading.values``). On
+#: the training fold's real dice pasted on the real board photos
+#: (``benchmarks/real_dice_on_boards.py --fold 1``), the 2 of 196 dice read below 0.9 with a
+#: wrong value gave the true one 0.068 and 0.186, while the dice read rightly below 0.9 gave 0.72
+#: other values this much or more on the mean (every other value, five, without the floor);
+#: rendered game 1483's jumbo 2 read as a 1 gave the 2 0.18-0.22.
+ALTERNATIVE = 0.05
 
 
 def revised_readings(roll: Sequence[DieReading], dice_now: Sequence[DieReading],
@@ -42,20 +50,26 @@ def revised_readings(roll: Sequence[DieReading], dice_now: Sequence[DieReading],
     return tuple(out) if changed else None
 
 
-def other_readings(roll: Sequence[DieReading], sure: float = SURE_DIE) -> list[tuple[int, int]]:
+def other_readings(roll: Sequence[DieReading], sure: float = SURE_DIE,
+                   alternative: float = ALTERNATIVE) -> list[tuple[int, int]]:
     """The rolls that the two dice ``roll`` (readings in the roll's order) may show other than
-    as read: each die read below ``sure`` with each of its five other values, the other die as
-    read, then (when both are unsure) both changed; values in the roll's order. Empty when both
-    dice were read surely or ``roll`` is not two dice."""
+    as read: each die read below ``sure`` with each of its other values that the reader gave
+    ``alternative`` or more (every other value when the reading carries no probabilities,
+    ``DieReading.values`` empty), the other die as read, then (when both are unsure) both
+    changed; values in the roll's order. Empty when both dice were read surely or ``roll`` is
+    not two dice."""
     if len(roll) != 2:
         return []
     read = (roll[0].value, roll[1].value)
     unsure = [i for i, d in enumerate(roll) if d.confidence < sure]
+
+    def others(i: int) -> list[int]:
+        values = roll[i].values
+        return [v for v in range(1, 7) if v != read[i] and (len(values) != 6 or values[v - 1] >= alternative)]
+
     out: list[tuple[int, int]] = []
     for i in unsure:
-        for v in range(1, 7):
-            if v != read[i]:
-                out.append((v, read[1]) if i == 0 else (read[0], v))
+        out += [(v, read[1]) if i == 0 else (read[0], v) for v in others(i)]
     if len(unsure) == 2:
-        out += [(a, b) for a in range(1, 7) for b in range(1, 7) if a != read[0] and b != read[1]]
+        out += [(a, b) for a in others(0) for b in others(1)]
     return out

@@ -17,13 +17,15 @@ from test_referee_machine import play_board
 
 class Table(_Table):
     """:class:`test_referee_machine.Table` whose :meth:`show` takes ``unsure``: die index ->
-    the confidence that die is read at (every other die at 1.0)."""
+    the confidence that die is read at (every other die at 1.0), and ``values``: die index -> the
+    reader's six probabilities of that die (none for the others)."""
 
-    def show(self, dice=(), board=None, cube=None, frames=5, moved=True, unsure=None):
+    def show(self, dice=(), board=None, cube=None, frames=5, moved=True, unsure=None, values=None):
         if board is not None:
             self.board = tuple(board)
         obs = scene_observation(Scene(self.board, tuple(dice), self.cube), self.layout)
-        read = tuple(dataclasses.replace(d, confidence=(unsure or {}).get(i, 1.0)) for i, d in enumerate(obs.dice))
+        read = tuple(dataclasses.replace(d, confidence=(unsure or {}).get(i, 1.0), values=(values or {}).get(i, ()))
+                     for i, d in enumerate(obs.dice))
         for k in range(frames):
             self.session.feed_observation(dataclasses.replace(obs, dice=read, timestamp_ms=self.t),
                                           moving=moved and k == 0)
@@ -116,12 +118,12 @@ def test_the_other_readings_of_a_roll_change_its_unsure_dice():
     assert len(both) == 10 + 25 and (6, 6) in both and (5, 1) not in both
 
 
-def _opening_52_always_read_as_51(t, confidence, moves):
+def _opening_52_always_read_as_51(t, confidence, moves, values=()):
     dice = [DieSpec(5, "right"), DieSpec(1, "left")]
-    t.show(dice, unsure={1: confidence})
+    t.show(dice, unsure={1: confidence}, values={1: values})
     for move in moves:
         t.hand()
-        t.show(dice, board=play_board(0, [move], t.board), unsure={1: confidence})
+        t.show(dice, board=play_board(0, [move], t.board), unsure={1: confidence}, values={1: values})
     t.hand()
     t.show()  # the dice picked up: the play is judged
 
@@ -145,5 +147,23 @@ def test_a_play_is_still_illegal_when_the_die_was_read_surely_or_no_value_fits()
     # three checkers moved: no value of the unsure die makes that a play of one roll
     t = Table()
     _opening_52_always_read_as_51(t, 0.72, [(13, 8), (13, 11), (6, 5)])
+    ev = t.judged("roll", "verdict")
+    assert [e["type"] for e in ev] == ["roll", "verdict"] and ev[1]["verdict"] == "illegal"
+
+
+def test_an_unsure_die_is_taken_only_for_a_value_the_reader_found_likely():
+    """The reader's probabilities of an unsure die (``DieReading.values``) name the values it may
+    show: rendered game 1483's 1 gave the true 2 0.18; a 1 that gave the 2 0.03 is no 2, and the
+    play that a 2 would make legal stays illegal."""
+    unsure = dataclasses.replace(_die(1, 910.0, 0.67), values=(0.67, 0.18, 0.02, 0.06, 0.02, 0.01))
+    assert other_readings((_die(5, 820.0, 0.95), unsure)) == [(5, 2), (5, 4)]
+    assert other_readings((_die(5, 820.0, 0.95), unsure), alternative=0.0) == [(5, v) for v in (2, 3, 4, 5, 6)]
+    t = Table()
+    _opening_52_always_read_as_51(t, 0.72, [(13, 8), (13, 11)], values=(0.72, 0.18, 0.03, 0.03, 0.02, 0.02))
+    ev = t.judged("roll", "verdict")
+    assert [(e["type"], e.get("dice")) for e in ev[:2]] == [("roll", [5, 1]), ("roll", [5, 2])]
+    assert ev[2]["verdict"] == "legal"
+    t = Table()
+    _opening_52_always_read_as_51(t, 0.72, [(13, 8), (13, 11)], values=(0.72, 0.03, 0.03, 0.12, 0.05, 0.05))
     ev = t.judged("roll", "verdict")
     assert [e["type"] for e in ev] == ["roll", "verdict"] and ev[1]["verdict"] == "illegal"

@@ -398,7 +398,7 @@ def leaning_candidates(image_bgr: np.ndarray, cands: Sequence[Any], probs: np.nd
         half = c.size / 2
         x, y = c.center
         d = DieReading(value=int(np.argmax(p[:6])) + 1, center=(x, y), box=(x - half, y - half, x + half, y + half),
-                       confidence=float(p[:6].max()))
+                       confidence=float(p[:6].max()), values=tuple(round(float(q), 4) for q in p[:6]))
         size = c.size if cap is None else min(c.size, cap)
         if float(tilt_model.scores([rectified_patch(image_bgr, d, field, size=size)])[0]) > lean_threshold:
             out.append(d)

@@ -681,7 +681,7 @@ class DiceReader:
             # the box frames the die's outline as detected, the centre is its top face's
             x, y = cand.outline_center or cand.center
             out.append(DieReading(value=v + 1, center=cand.center, box=(x - half, y - half, x + half, y + half),
-                                  confidence=float(p[v])))
+                                  confidence=float(p[v]), values=tuple(round(float(q), 4) for q in p[:6])))
         out = thin_dice(out, st.merge, st.nested)[: st.max_dice]
         out.sort(key=lambda d: (d.center[0], d.center[1]))
         return out
