@@ -131,23 +131,15 @@ class BoardMarks:
 def grey_patch(image_bgr: np.ndarray, center: tuple[float, float], side: float, pad: int = 0) -> np.ndarray:
     """(PATCH + 2 pad, PATCH + 2 pad) float32 grey crop of ``image_bgr`` ((H, W, 3) uint8 BGR)
     centred on ``center`` (image pixels) covering :data:`CONTEXT` times ``side`` pixels in its
-    central :data:`PATCH` pixels; outside the image the border repeats."""
+    central :data:`PATCH` pixels (:func:`vision.dice_patches.crop_patch`); outside the image the
+    border repeats."""
     import cv2
 
-    scale = PATCH / (CONTEXT * side)
+    from vision.dice_patches import crop_patch
+
     n = PATCH + 2 * pad
-    m = np.array([[scale, 0, n / 2 - scale * center[0]], [0, scale, n / 2 - scale * center[1]]], np.float64)
-    reach = int(np.ceil(n / scale / 2)) + 2
-    x0, y0 = max(int(center[0]) - reach, 0), max(int(center[1]) - reach, 0)
-    region = image_bgr[y0:int(center[1]) + reach + 1, x0:int(center[0]) + reach + 1]
-    if region.size == 0:
-        return np.zeros((n, n), np.float32)
-    m[:, 2] += m[:, :2] @ np.array([x0, y0], np.float64)
-    grey = cv2.cvtColor(np.ascontiguousarray(region), cv2.COLOR_BGR2GRAY)
-    if scale < 0.5:
-        k = int(1 / scale) | 1
-        grey = cv2.blur(grey, (k, k))
-    return cv2.warpAffine(grey, m, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    crop = crop_patch(image_bgr, center, side, patch=n, context=CONTEXT * n / PATCH)
+    return cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
 
 
 def _correlation(image_bgr: np.ndarray, center: tuple[float, float], side: float, patch: np.ndarray) -> float:
