@@ -7,7 +7,7 @@ every size a game may search them at (:func:`find_marks`) and remembers each spo
 detector picks out that is not read as a die, with a grey patch of what lies there. While
 reading a frame of that board (:meth:`vision.dice.DiceReader.scan`), a candidate read as a die
 on such a spot is taken for "not a die" only while the spot still looks as it did
-(:meth:`BoardMarks.covers`: normalised cross-correlation of the patches, which light changes
+(:meth:`BoardMarks.covered`: normalised cross-correlation of the patches, which light changes
 scale and shift but do not lower): a die that lands there, or a hand over it, changes the patch,
 and the die is read as before. A die of the calibration frame read surely at several sizes
 (:data:`SURE`, :data:`SURE_AT`) is not a mark: the players' dice may lie on the board when it
@@ -78,24 +78,28 @@ class BoardMarks:
     def __len__(self) -> int:
         return len(self.marks)
 
-    def covers(self, image_bgr: np.ndarray, field: Any, die_px: float, center: tuple[float, float],
-               side: float) -> bool:
-        """True when a die read at ``center`` (image pixels) with side ``side`` (pixels) lies on
-        a mark whose spot in ``image_bgr`` ((H, W, 3) uint8 BGR, registered as ``field``, whose
+    def covered(self, image_bgr: np.ndarray, field: Any, die_px: float,
+                dice: Sequence[tuple[tuple[float, float], float]]) -> list[bool]:
+        """For each die ``(center, side)`` (image pixels) of ``dice``: whether it lies on a mark
+        whose spot in ``image_bgr`` ((H, W, 3) uint8 BGR, registered as ``field``, whose
         tournament die is ``die_px`` pixels: :func:`vision.dice_size.board_die_px`) still looks
         as at calibration (correlation at least :data:`MATCH` within :data:`SHIFT` of its
-        side)."""
-        if not self.marks:
-            return False
-        die = die_px
+        side). The marks are placed in the image once for all of ``dice``."""
+        if not self.marks or not dice:
+            return [False] * len(dice)
         at = field.to_image(np.array([m.center for m in self.marks], np.float64))
-        for mark, xy in zip(self.marks, at):
-            mark_side = mark.scale * die
-            if np.hypot(xy[0] - center[0], xy[1] - center[1]) > NEAR * max(side, mark_side):
-                continue
-            if _correlation(image_bgr, (float(xy[0]), float(xy[1])), mark_side, mark.patch) >= MATCH:
-                return True
-        return False
+        out = []
+        for center, side in dice:
+            hit = False
+            for mark, xy in zip(self.marks, at):
+                mark_side = mark.scale * die_px
+                if np.hypot(xy[0] - center[0], xy[1] - center[1]) > NEAR * max(side, mark_side):
+                    continue
+                if _correlation(image_bgr, (float(xy[0]), float(xy[1])), mark_side, mark.patch) >= MATCH:
+                    hit = True
+                    break
+            out.append(hit)
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: ``{"patch": 16, "marks": [{"x", "y", "scale", "grey"}]}``, ``x``, ``y``

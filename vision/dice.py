@@ -432,22 +432,22 @@ class DiceReader:
     def unmark(self, image: np.ndarray, field: Any, cands: Sequence[Candidate], probs: np.ndarray) -> np.ndarray:
         """``probs`` ((N, 8) as :meth:`classify` returns) with each candidate whose values together
         reach :data:`vision.board_marks.TESTED` and that lies on one of the board's marks
-        (``self.marks``, :meth:`vision.board_marks.BoardMarks.covers`) read as "not a die" (its
+        (``self.marks``, :meth:`vision.board_marks.BoardMarks.covered`) read as "not a die" (its
         values' probability moved to that class, the doubling cube's kept); the input itself when
         nothing changes (no marks, no ``field``)."""
         if not self.marks or not hasattr(field, "to_image") or not len(probs):
             return probs
         from vision.board_marks import TESTED
 
-        out = probs
-        die_px = field_search_region(field, image.shape)[1]
-        for k, c in enumerate(cands):
-            if probs[k, :6].sum() >= TESTED and self.marks.covers(image, field, die_px, c.outline_center or c.center,
-                                                                  c.size):
-                if out is probs:
-                    out = probs.copy()
-                out[k, 6] += out[k, :6].sum()  # the values' share goes to "not a die"; a cube's stays
-                out[k, :6] = 0.0
+        tested = [k for k in range(len(cands)) if probs[k, :6].sum() >= TESTED]
+        covered = self.marks.covered(image, field, field_search_region(field, image.shape)[1],
+                                     [(cands[k].outline_center or cands[k].center, cands[k].size) for k in tested])
+        hits = [k for k, hit in zip(tested, covered) if hit]
+        if not hits:
+            return probs
+        out = probs.copy()
+        out[hits, 6] += out[hits, :6].sum(axis=1)  # the values' share goes to "not a die"; a cube's stays
+        out[hits, :6] = 0.0
         return out
 
     def reread_large(self, image: np.ndarray, cands: Sequence[Candidate], probs: np.ndarray,
