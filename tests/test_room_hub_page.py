@@ -167,7 +167,9 @@ def test_the_event_stream_carries_the_changed_cards(room_app):
         room.on_change(2)  # as after a message from table 2
         event_id, message = next_message(blocks)
         assert event_id == f"{boot}.{message['version']}" and message["version"] > version
-        [card] = message["cards"]
+        # table 11's heartbeat may change its card in the same moment; table 2's is there once
+        [card] = [c for c in message["cards"] if c["number"] == 2]
+        assert all(c["number"] == 11 for c in message["cards"] if c is not card)
         assert card["number"] == 2 and f'data-events="{tables[0].outbox.last_seq}"' in card["html"]
         assert "<svg" not in card["html"] and card["board"].startswith("<svg") and 'id="t2-board"' in card["board"]
         assert 'id="alert-list"' in message["alerts"] and 'id="results-table"' in message["results"]
