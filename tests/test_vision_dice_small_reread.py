@@ -127,3 +127,31 @@ def test_a_candidate_spread_over_two_values_is_read_again_larger_and_accepted(re
     below[[0, 2, 6]] = 0.3, 0.3, 0.4  # values together 0.6: left as it is
     kept, out = reader.reread_unsure(image, [small], below[None])
     assert kept == [small] and np.array_equal(out, below[None])
+
+
+def test_an_unread_candidate_boxed_small_is_read_again_at_the_learned_size(reader, jumbo_two):
+    """``DiceSettings.small_unread``: the jumbo 2 boxed at 0.6 of its side and read as no die (its
+    values together 0.4) is read again at the learned side and is the 2; of several such
+    candidates only the two with the most probable values are read again; below the setting, or
+    without it, a candidate stays as it is."""
+    image, die, side = jumbo_two
+    small = Candidate(center=die.center, size=0.6 * side, score=0.5)
+    unread = np.zeros(8)
+    unread[[0, 1, 6]] = 0.25, 0.15, 0.6
+    assert not reader.dice_from_scan([small], unread[None])
+    cands, probs = reader.reread_small(image, [small], unread[None], side)
+    assert [d.value for d in reader.dice_from_scan(cands, probs)] == [2]
+    assert cands[0].size >= side
+    # far apart, each one's crop holds no other: the two likeliest are read again, the third is not
+    others = [Candidate(center=(die.center[0] - k * 3 * side, die.center[1]), size=0.6 * side, score=0.5)
+              for k in (1, 2)]
+    likelier = unread.copy()
+    likelier[[0, 6]] = 0.3, 0.55
+    group = [small, *others]
+    kept, out = reader.reread_small(image, group, np.vstack([unread, likelier, likelier]), side)
+    assert kept[0] == small and np.array_equal(out[0], unread)
+    faint = np.zeros(8)
+    faint[[0, 6]] = 0.2, 0.8
+    for r, p in ((reader, faint), (DiceReader(settings=dataclasses.replace(reader.settings, small_unread=None)), unread)):
+        kept, out = r.reread_small(image, [small], p[None], side)
+        assert kept == [small] and np.array_equal(out, p[None])

@@ -508,7 +508,9 @@ class DiceReader:
     def reread_small(self, image: np.ndarray, cands: Sequence[Candidate], probs: np.ndarray,
                      die_side: float) -> tuple[list[Candidate], np.ndarray]:
         """The candidates read as dice whose size is below :class:`DiceSettings` ``field_small``
-        times ``die_side`` (the players' dice's learned side, image pixels) read again at
+        times ``die_side`` (the players' dice's learned side, image pixels), and the two such
+        candidates not read as dice whose values 1..6 together are likeliest, from
+        ``small_unread`` up, read again at
         ``die_side`` times each of ``small_views``, centred where the detector put the die's
         outline (a candidate moved to its pip, :meth:`recentre_ones`, goes back); the surest
         re-read replaces the first when its most likely value is more probable than the first
@@ -524,8 +526,12 @@ class DiceReader:
         if st.field_small is None:
             return cands, probs
         read = [k for k, c in enumerate(cands) if self.dice_from_scan([c], probs[k:k + 1])]
+        unread = [] if st.small_unread is None else \
+            [k for k in range(len(cands)) if k not in read and probs[k, :6].sum() >= st.small_unread
+             and cands[k].size < st.field_small * die_side]
+        unread = sorted(unread, key=lambda k: -probs[k, :6].sum())[:2]
         # a crop of the die's size would take in a die beside it
-        idx = [k for k in read if cands[k].size < st.field_small * die_side and clear_of_dice(cands, read, k, die_side)]
+        idx = [k for k in read + unread if cands[k].size < st.field_small * die_side and clear_of_dice(cands, read, k, die_side)]
         return self._read_again(image, cands, probs, idx, die_side, st.small_views, surer=True)
 
     def reread_unsure(self, image: np.ndarray, cands: Sequence[Candidate],

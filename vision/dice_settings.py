@@ -107,6 +107,12 @@ class DiceSettings:
     ``dice_touching.py --boards 150 --seed 1100 --learn-size`` (touching pairs 138/150 as
     before; 136 without the touching guard); on the jumbo games looked at for it (seeds
     1156-1167 and 1192-1203) flat dice exact 166 -> 167 of 174 and 168 -> 178 of 178;
+    ``small_unread``: the two candidates boxed that small and not read as dice whose values 1..6
+    together are likeliest, from this up, are read again the same way (None: none): a real die
+    the colour of what it lies on, or against a checker, is boxed small and read as no die of
+    clear value. Chosen on real dice of the networks' training fold pasted on the real board
+    photos (``benchmarks/real_dice_on_boards.py --fold 1``, the size known): 577 -> 581 of 624
+    dice read, no false die (the limit of two bounds the cost on a busy board);
     ``unsure_below``, ``unsure_views``: with a registered board, a candidate read as a die whose
     most likely value stays below ``unsure_below`` is read again at its size times each of
     ``unsure_views``, centred on the die's outline, and the surest reading kept when surer than
@@ -232,6 +238,7 @@ class DiceSettings:
     sibling_size: Optional[float] = 1.15
     sibling_views: tuple[float, ...] = (1.0, 1.25)
     field_small: Optional[float] = 0.8
+    small_unread: Optional[float] = 0.3
     small_views: tuple[float, ...] = (1.0, 1.2, 1.4)
     field_ones: bool = True
     unsure_below: Optional[float] = 0.7
