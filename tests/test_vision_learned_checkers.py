@@ -3,8 +3,11 @@ and calibration teaching it a board (vision.point_crops, vision.learned_checkers
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import pathlib
 import re
+import sys
 
 import numpy as np
 import pytest
@@ -264,6 +267,36 @@ def test_calibration_keeps_the_shipped_reader_where_it_reads_the_opening(model):
     assert learned.head is None and learned.before is None and learned.after is None
     assert learned.near_colour == "light" and learned.light[0] > learned.dark[0]
     assert learned_line(learned) == "read this board's opening right as shipped: nothing to learn, the shipped reader kept"
+
+
+def test_calibration_teaches_a_board_whose_opening_it_reads_right_but_unsurely(model, shared_data):
+    """``SURE_OPENING``: test10's gold and silver checkers laid out in the opening on the real
+    empty board test4 (``benchmarks/photo_composites.py``) are read right as shipped, but a gold
+    stack at below 0.9, so the board is learned all the same; test8's black and white checkers
+    are read surely, and nothing is adapted."""
+    import cv2
+
+    from vision.board_learning import SURE_OPENING, check_opening
+
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "benchmarks"))
+    from photo_composites import cut_discs, lay_out
+
+    def photo(name):
+        label = json.loads((shared_data / "boards" / "labels" / f"{name}.json").read_text())
+        return cv2.imread(str(shared_data / "boards" / label["file"])), label
+
+    board, board_label = photo("test4")
+    field = field_from_corners(label_truth(board_label)["corners"], (board.shape[1], board.shape[0]), validate=False)
+    frames = {name: lay_out(board, field, BoardState.starting(), cut_discs(*photo(name)), np.random.default_rng(7))
+              for name in ("test10", "test8")}
+    sure = learn_board(frames["test8"], field, model, samples=300, generic=100)
+    assert sure.head is None and check_opening(frames["test8"], field, model, sure, sure=SURE_OPENING) == []
+    taught = learn_board(frames["test10"], field, model, samples=300, generic=100)
+    assert taught.head is not None
+    as_shipped = dataclasses.replace(taught, head=None)
+    assert check_opening(frames["test10"], field, model, as_shipped) == []  # read right ...
+    unsure = check_opening(frames["test10"], field, model, as_shipped, sure=SURE_OPENING)
+    assert unsure and all(re.fullmatch(r"\d+ \(read \d+ (light|dark) at 0\.\d\d\)", u) for u in unsure), unsure
 
 
 def test_calibration_teaches_a_reader_that_misreads_the_board(tmp_path):
