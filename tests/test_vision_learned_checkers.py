@@ -269,13 +269,14 @@ def test_calibration_keeps_the_shipped_reader_where_it_reads_the_opening(model):
     assert learned_line(learned) == "read this board's opening right as shipped: nothing to learn, the shipped reader kept"
 
 
-def test_calibration_teaches_a_board_whose_opening_it_reads_right_but_unsurely(model, shared_data):
+def test_calibration_teaches_a_board_whose_opening_it_reads_right_but_unsurely(model, shared_data, monkeypatch):
     """``SURE_OPENING``: test10's gold and silver checkers laid out in the opening on the real
     empty board test4 (``benchmarks/photo_composites.py``) are read right as shipped, but a gold
     stack at below 0.9, so the board is learned all the same; test8's black and white checkers
     are read surely, and nothing is adapted."""
     import cv2
 
+    from vision import board_learning
     from vision.board_learning import SURE_OPENING, check_opening
 
     sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "benchmarks"))
@@ -297,6 +298,12 @@ def test_calibration_teaches_a_board_whose_opening_it_reads_right_but_unsurely(m
     assert check_opening(frames["test10"], field, model, as_shipped) == []  # read right ...
     unsure = check_opening(frames["test10"], field, model, as_shipped, sure=SURE_OPENING)
     assert unsure and all(re.fullmatch(r"\d+ \(read \d+ (light|dark) at 0\.\d\d\)", u) for u in unsure), unsure
+    # An adaptation that cannot read the opening back (a head that reads every point as empty)
+    # is not kept where the shipped head read it right: the shipped head is, and nothing is refused.
+    blind = dataclasses.replace(model.shipped_head, b2=model.shipped_head.b2 + 100.0 * (np.arange(17) == 0))
+    monkeypatch.setattr(board_learning, "adapt_to_parts", lambda *a, **k: (blind, 0.5, 0.6))
+    kept = learn_board(frames["test10"], field, model, samples=300, generic=100)
+    assert kept.head is None and kept.light == taught.light
 
 
 def test_calibration_teaches_a_reader_that_misreads_the_board(tmp_path):

@@ -293,7 +293,9 @@ def learn_board(image_bgr: np.ndarray, field, model: PointModel, empty_bgr: Opti
     The frame is read first with the shipped head; when it reads the opening right and surely
     (:func:`check_opening` finds no point that disagrees or is read below
     :data:`SURE_OPENING`), the colours are learned and the head
-    is kept (``head`` ``None``). Otherwise the head is adapted and must then read the frame back.
+    is kept (``head`` ``None``). Otherwise the head is adapted and must then read the frame back
+    (when the shipped head read it right, only unsurely, and the adapted one does not, the
+    shipped head is kept).
 
     ``image_bgr``: (H, W, 3) uint8 BGR frame of the opening position, ``field`` its
     registration; ``empty_bgr``: optionally a frame of the same board, empty, same camera;
@@ -339,7 +341,11 @@ def learn_board(image_bgr: np.ndarray, field, model: PointModel, empty_bgr: Opti
     head, before, after = adapt_to_parts(model, parts, samples, generic, seed, say)
     learned = LearnedBoard(head, tuple(float(v) for v in light), tuple(float(v) for v in dark),  # type: ignore[arg-type]
                            near_colour, before, after, time.perf_counter() - t0)
+    read_right = not disagree
     disagree = check_opening(image_bgr, field, model.with_head(head), learned)
+    if disagree and read_right:
+        # learned only because the opening was read unsurely: the shipped head read it right
+        return dataclasses.replace(as_read, seconds=time.perf_counter() - t0)
     if disagree:
         raise BoardLearningError("the frame does not read as the opening position after learning; points "
                                  + ", ".join(disagree))
