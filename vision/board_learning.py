@@ -331,11 +331,11 @@ def learn_board(image_bgr: np.ndarray, field, model: PointModel, empty_bgr: Opti
     light, dark = (near, far) if near_colour == "light" else (far, near)
     as_read = LearnedBoard(None, tuple(float(v) for v in light), tuple(float(v) for v in dark),  # type: ignore[arg-type]
                            near_colour, None, None, 0.0)
-    disagree = check_opening(image_bgr, field, model.with_head(None), as_read)
+    disagree, unsure = _opening_flags(image_bgr, field, model.with_head(None), as_read, SURE_OPENING)
     if len(disagree) >= EARLY_REFUSAL:
         # Far from the opening even before learning: not worth a minute of learning.
         raise BoardLearningError("the frame does not show the opening position; points " + ", ".join(disagree))
-    if not disagree and not check_opening(image_bgr, field, model.with_head(None), as_read, sure=SURE_OPENING):
+    if not disagree and not unsure:
         say("read as shipped", 1.0)
         return dataclasses.replace(as_read, seconds=time.perf_counter() - t0)
     head, before, after = adapt_to_parts(model, parts, samples, generic, seed, say)
@@ -355,26 +355,34 @@ def learn_board(image_bgr: np.ndarray, field, model: PointModel, empty_bgr: Opti
 def check_opening(image_bgr: np.ndarray, field, model: PointModel, learned: LearnedBoard,
                   sure: float = 0.0) -> list[str]:
     """Read the frame with the adapted network and the learned colours; returns the points
-    that disagree with the opening position as ``"6 (read 4 dark, want 5 light)"``, and those
+    that disagree with the opening position as ``"6 (read 4 dark, want 5 light)"``, then those
     read right whose count's probability is below ``sure`` as ``"13 (read 5 dark at 0.79)"``."""
+    disagree, unsure = _opening_flags(image_bgr, field, model, learned, sure)
+    return disagree + unsure
+
+
+def _opening_flags(image_bgr: np.ndarray, field, model: PointModel, learned: LearnedBoard,
+                   sure: float) -> tuple[list[str], list[str]]:
+    """:func:`check_opening`'s two lists from one reading: the points that disagree, and those
+    read right below ``sure``."""
     from vision.learned_checkers import read_board
     from vision.point_crops import small_field
 
     board = read_board(small_field(image_bgr, field), field, model, (learned.light, learned.dark))
     far_colour = "dark" if learned.near_colour == "light" else "light"
-    out = []
+    disagree, unsure = [], []
     for d in board.points:
         n = OPENING_COUNTS.get(d.point, 0)
         want = None if n == 0 else (learned.near_colour if d.point in OPENING_NEAR else far_colour)
         if (d.count, d.colour) != (n, want) or d.hidden >= 0.5:
             got = "hidden" if d.hidden >= 0.5 else (f"{d.count} {d.colour}" if d.count else "empty")
-            out.append(f"{d.point} (read {got}, want {f'{n} {want}' if n else 'empty'})")
+            disagree.append(f"{d.point} (read {got}, want {f'{n} {want}' if n else 'empty'})")
         elif d.counts[d.count] < sure:
-            out.append(f"{d.point} (read {f'{n} {want}' if n else 'empty'} at {d.counts[d.count]:.2f})")
+            unsure.append(f"{d.point} (read {f'{n} {want}' if n else 'empty'} at {d.counts[d.count]:.2f})")
     for d in board.bar:
         if d.count:
-            out.append(f"bar (read {d.count} {d.colour}, want empty)")
-    return out
+            disagree.append(f"bar (read {d.count} {d.colour}, want empty)")
+    return disagree, unsure
 
 
 def learned_line(learned: LearnedBoard) -> str:
