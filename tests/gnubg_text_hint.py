@@ -35,11 +35,14 @@ _PROPER = re.compile(r"^Proper cube action:\s+(.+?)\s*$")
 _MARK = re.compile(r"^Analysis thresholds:")
 
 
-def text_hints(requests: list[dict], plies: int = 2, timeout: float = 900.0) -> list[dict]:
+def text_hints(requests: list[dict], plies: int = 2, timeout: float = 300.0, attempts: int = 2) -> list[dict]:
     """gnubg's printed ``hint`` for each request ``{"position_id", "match_id",
     "dice": [d1, d2] or None}``: ``{"plays": [(play, equity, plies), ...]}`` (dice)
     or ``{"no_double", "double_take", "double_pass", "action"}`` (no dice), in
-    the order of ``requests``. Equities as printed (3 decimals)."""
+    the order of ``requests``. Equities as printed (3 decimals). gnubg is given
+    ``timeout`` seconds, ``attempts`` times: a gnubg process that answers a test's
+    few requests in 3 s was once seen stalled in its thread pool's sleep for 900 s;
+    a fresh process answers. Raises ``subprocess.TimeoutExpired`` when none does."""
     lines = ["set display off", "set player 0 human", "set player 1 human", "set beavers 0",
              f"set evaluation chequerplay evaluation plies {plies}",
              f"set evaluation cubedecision evaluation plies {plies}"]
@@ -50,8 +53,14 @@ def text_hints(requests: list[dict], plies: int = 2, timeout: float = 900.0) -> 
             lines += ["set dice %d%d" % tuple(req["dice"]), "hint 10000"]
         else:
             lines += ["hint"]
-    out = subprocess.run([GNUBG, "-t", "-q", "-r"], input="\n".join(lines) + "\n", text=True,
-                         capture_output=True, timeout=timeout).stdout
+    for attempt in range(attempts):
+        try:
+            out = subprocess.run([GNUBG, "-t", "-q", "-r"], input="\n".join(lines) + "\n", text=True,
+                                 capture_output=True, timeout=timeout).stdout
+            break
+        except subprocess.TimeoutExpired:
+            if attempt == attempts - 1:
+                raise
     answers: list[dict] = []
     for line in out.splitlines():
         if _MARK.match(line):
