@@ -40,12 +40,14 @@ LINE = 5
 
 
 class Discs:
-    """One photo's checkers: ``patches[colour]`` list of ((h, w, 3) uint8 BGR, (h, w) float32
-    alpha) cut from its top-down field with their base at the bottom of the patch's row (a
-    checker of the bottom row as seen; one of the top row turned half a turn)."""
+    """One photo's checkers: ``patches[colour]`` list of (h, w, 3) uint8 BGR patches cut from its
+    top-down field with their base at the bottom of the patch's row (a checker of the bottom row as
+    seen; one of the top row turned half a turn), and ``mask`` the (h, w) float32 alpha of a disc
+    in every patch."""
 
-    def __init__(self) -> None:
-        self.patches: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {"light": [], "dark": []}
+    def __init__(self, mask: np.ndarray) -> None:
+        self.mask = mask
+        self.patches: dict[str, list[np.ndarray]] = {"light": [], "dark": []}
 
 
 def disc_mask(w: float, h: float, size: tuple[int, int]) -> np.ndarray:
@@ -89,10 +91,9 @@ def cut_discs(image: np.ndarray, label: dict[str, Any]) -> Discs:
     top = warp_field(image, field)
     cw, ch = field.checker_size
     size = (int(np.ceil(cw)) + 2, int(np.ceil(ch)) + 2)
-    mask = disc_mask(cw, ch, size)
     objects = [d["xy"] for d in label.get("dice") or []] + ([label["cube"]["xy"]] if label.get("cube") else [])
     near_object = field.to_field(np.array(objects, float).reshape(-1, 2)) if objects else np.zeros((0, 2))
-    out = Discs()
+    out = Discs(disc_mask(cw, ch, size))
     for p in range(1, 25):
         n, colour = truth["points"][p - 1]
         if not n or p in truth["occluded"] or colour is None:
@@ -112,7 +113,7 @@ def cut_discs(image: np.ndarray, label: dict[str, Any]) -> Discs:
             patch = top[y0:y0 + size[1], x0:x0 + size[0]].copy()
             if g.direction > 0:  # a top-row checker: turned to stand as the bottom row's do
                 patch = patch[::-1, ::-1].copy()
-            out.patches[colour].append((patch, mask))
+            out.patches[colour].append(patch)
     return out
 
 
@@ -128,9 +129,9 @@ def lay_out(board: np.ndarray, field: Any, state: Any, discs: Discs, rng: np.ran
     cw, ch = field.checker_size
 
     def paste(cx: float, cy: float, colour: str, turned: bool) -> None:
-        patch, mask = discs.patches[colour][int(rng.integers(len(discs.patches[colour])))]
-        if turned:
-            patch, mask = patch[::-1, ::-1], mask[::-1, ::-1]
+        patch, mask = discs.patches[colour][int(rng.integers(len(discs.patches[colour])))], discs.mask
+        if turned:  # the disc is centred in its patch: its mask turns into itself
+            patch = patch[::-1, ::-1]
         h, w = mask.shape
         x0, y0 = int(round(cx - w / 2)), int(round(cy - h / 2))
         xa, ya, xb, yb = max(x0, 0), max(y0, 0), min(x0 + w, top.shape[1]), min(y0 + h, top.shape[0])
@@ -162,16 +163,13 @@ def lay_out(board: np.ndarray, field: Any, state: Any, discs: Discs, rng: np.ran
 def score(obs: Any, state: Any) -> dict[str, int]:
     """Points right (count, and colour where there are checkers), misread without an
     unreadable flag, and the board right (every point and the bar) of ``obs``
-    (:class:`companion.observation.Observation`) against ``state``."""
-    right = unflagged = 0
-    flagged = set(obs.unreadable_points)
-    for p, (reading, (n, colour)) in enumerate(zip(obs.points, state.points), start=1):
-        ok = reading.count == n and (n == 0 or reading.colour == colour)
-        right += ok
-        unflagged += (not ok) and p not in flagged
-    bar = dict(state.bar)
-    board = right == 24 and (obs.bar.light, obs.bar.dark) == (bar["light"], bar["dark"]) and not obs.bar_unreadable
-    return {"points": 24, "right": right, "unflagged": unflagged, "boards": 1, "boards_right": int(board)}
+    (:class:`companion.observation.Observation`) against ``state``, as
+    :func:`vision.evaluate.score` scores them."""
+    from vision.evaluate import score as evaluate_score
+
+    s = evaluate_score(obs.to_dict(), {"points": list(state.points), "bar": dict(state.bar), "occluded": set()})
+    return {"points": s["points"], "right": s["point_ok"], "unflagged": s["silent_misses"], "boards": 1,
+            "boards_right": int(s["board_ok"])}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -23,8 +23,7 @@ def _photo(shared_data, name):
 def test_the_checkers_cut_are_the_photo_s_two_sets(shared_data):
     image, label = _photo(shared_data, "test1")
     discs = cut_discs(image, label)
-    light = [p for p, _ in discs.patches["light"]]
-    dark = [p for p, _ in discs.patches["dark"]]
+    light, dark = discs.patches["light"], discs.patches["dark"]
     assert len(light) >= 3 and len(dark) >= 3
     # test1: white checkers and black ones; each disc centred on a checker, so its middle is the
     # checker's colour
