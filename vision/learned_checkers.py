@@ -289,17 +289,20 @@ def side_probabilities(colours: np.ndarray, occupied: np.ndarray, weights: np.nd
 
     ``colours``: (N, 3) Lab; ``occupied``: (N,) bool, the points with checkers; ``weights``:
     (N,) how much each occupied point counts (its probability of holding checkers);
-    ``learned``: the profile's (light, dark) Lab colours, else the two sets are found here
-    (two weighted medoids, the lighter one light). ``spread``: distance scale (weighted Lab
-    units) of the soft assignment. Returns ((N,) float P(light), the (light, dark) centres
-    used or ``None`` when only one set is in view and nothing was learned).
+    ``learned``: the profile's (light, dark) Lab colours, else ``None``. The two sets are found
+    in the frame itself (two weighted medoids at least 25 weighted Lab units apart): without
+    ``learned`` the lighter one is light; with it, each is named after the learned colour it lies
+    nearer, so the frame's own light on the checkers counts and calibration says which set is
+    which. The learned colours themselves are used where the frame shows one set only, or two
+    sets nearer the same learned colour (one set's checkers told apart by a mark or a highlight).
+    ``spread``: distance scale (weighted Lab units) of the soft assignment. Returns ((N,) float
+    P(light), the (light, dark) centres used or ``None`` when only one set is in view and nothing
+    was learned).
     """
     wf = _weighted(colours)
     idx = np.flatnonzero(occupied)
-    centres = None
-    if learned is not None:
-        centres = (_weighted(np.array(learned[0], np.float32)), _weighted(np.array(learned[1], np.float32)))
-    elif len(idx) >= 2:
+    found = None
+    if len(idx) >= 2:
         sub = wf[idx]
         a, b, d = two_medoids(sub, weights[idx], 60.0)
         if d[a, b] >= 25.0:
@@ -308,7 +311,16 @@ def side_probabilities(colours: np.ndarray, occupied: np.ndarray, weights: np.nd
                 near_a = np.linalg.norm(sub - ca, axis=1) <= np.linalg.norm(sub - cb, axis=1)
                 ca = np.median(sub[near_a], axis=0)
                 cb = np.median(sub[~near_a], axis=0) if (~near_a).any() else cb
-            centres = (ca, cb) if ca[0] >= cb[0] else (cb, ca)
+            found = (ca, cb)
+    centres = None
+    if learned is not None:
+        centres = (_weighted(np.array(learned[0], np.float32)), _weighted(np.array(learned[1], np.float32)))
+        if found is not None:
+            light_a = [np.linalg.norm(c - centres[0]) < np.linalg.norm(c - centres[1]) for c in found]
+            if light_a[0] != light_a[1]:
+                centres = found if light_a[0] else (found[1], found[0])
+    elif found is not None:
+        centres = found if found[0][0] >= found[1][0] else (found[1], found[0])
     if centres is None:
         # One set in view and nothing learned: light or dark by lightness alone.
         p = np.where(colours[:, 0] >= 128, 0.99, 0.01)

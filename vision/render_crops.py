@@ -9,8 +9,10 @@ covers the place where the checkers stand.
 The world drawn is wide on purpose, so that the reader learns checkers rather than one board:
 fields of flat paint, wood grain, felt, leather or cloth; points painted, printed or inlaid,
 in any pair of colours (checkers may share the colour of their point or of the field);
-checkers of plastic, wood, marble, mother-of-pearl or metal, with rims, grooves, logos, a
-visible thickness and a drop shadow; neighbours' checkers at the crop's edges; stacks in a
+checkers of plastic, wood, marble, mother-of-pearl, metal or struck metal (rings in relief, like
+a coin), with rims, grooves, logos, marks of another colour (a star, a ring, a cross, letters), a
+visible thickness and a drop shadow (dark checkers on dark points of another hue, navy on black,
+among the pairings); neighbours' checkers at the crop's edges; stacks in a
 line, overlapping past a full line or two high; dice lying on checkers or on the empty point;
 hands and sleeves; lighting gradients, white balance, specular highlights, blur, noise and JPEG;
 and a registration a few percent off (shift, scale, rotation, shear).
@@ -65,6 +67,11 @@ def _palette(rng: np.random.Generator) -> dict[str, np.ndarray]:
         light = field + rng.normal(0, 10, 3).astype(np.float32)
     elif r < 0.5:
         dark = field + rng.normal(0, 10, 3).astype(np.float32)
+    elif r < 0.6:  # dark checkers of another hue on dark points (navy on black), or light on light
+        if rng.random() < 0.6:
+            p1, dark = _rand_colour(rng, dark=True), _rand_colour(rng, dark=True)
+        else:
+            p2, light = _rand_colour(rng, dark=False), _rand_colour(rng, dark=False)
     return {"field": field, "p1": p1, "p2": p2, "light": light, "dark": dark}
 
 
@@ -125,9 +132,15 @@ def _draw_checker(img: np.ndarray, cx: float, cy: float, rx: float, ry: float, b
                 t = np.sin(yy * rng.uniform(0.5, 1.5) + rng.normal(0, 0.8, m.shape).astype(np.float32)) * 14
             elif mat == "pearl":
                 t = cv2.GaussianBlur(rng.normal(0, 1, m.shape).astype(np.float32), (0, 0), 2) * 25
-            else:  # metal: a bright band
+            elif mat == "metal":  # a bright band
                 yy, xx = np.mgrid[0:m.shape[0], 0:m.shape[1]].astype(np.float32)
                 t = np.cos((xx - yy) / max(rx, 1) * 2) * 35
+            else:  # struck metal, like a coin: bright and dark rings in relief, lit from one side
+                yy, xx = np.mgrid[0:m.shape[0], 0:m.shape[1]].astype(np.float32)
+                rr = np.hypot((xx - (cx - x0)) / max(rx, 1), (yy - (cy - y0)) / max(ry, 1))
+                side = ((xx - (cx - x0)) * light_dir[0] + (yy - (cy - y0)) * light_dir[1]) / max(rx, 1)
+                t = (np.cos(rr * rng.uniform(8, 16)) * rng.uniform(30, 70) + side * rng.uniform(20, 60)
+                     + rng.normal(0, 12, m.shape).astype(np.float32))
             img[y0:y1, x0:x1] += (m * t)[:, :, None]
     for g in look["grooves"]:
         ax = (int(axes[0] * g), int(axes[1] * g))
@@ -136,6 +149,8 @@ def _draw_checker(img: np.ndarray, cx: float, cy: float, rx: float, ry: float, b
     if look["logo"]:
         col = np.clip(body * rng.uniform(0.6, 1.4), 0, 255)
         cv2.ellipse(img, centre, (int(axes[0] * 0.3), int(axes[1] * 0.3)), 0, 0, 360, col.tolist(), -1, cv2.LINE_AA, 4)
+    if look["emblem"] is not None:
+        _draw_emblem(img, cx, cy, rx, ry, look["emblem"], rng)
     if look["shine"] > 0:  # a specular highlight towards the light
         hx, hy = cx + light_dir[0] * rx * 0.45, cy + light_dir[1] * ry * 0.45
         spot = np.zeros(img.shape[:2], np.float32)
@@ -145,17 +160,59 @@ def _draw_checker(img: np.ndarray, cx: float, cy: float, rx: float, ry: float, b
         img += spot[:, :, None] * look["shine"]
 
 
+def _emblem(rng: np.random.Generator) -> dict:
+    """A mark on a checker's face in a colour of its own (a white star on navy, a gold ring, a
+    cross or a maker's letters): its shape, colour, size over the face and turn."""
+    return {"shape": str(rng.choice(["star", "ring", "cross", "letters"])), "colour": _rand_colour(rng),
+            "size": float(rng.uniform(0.35, 0.8)), "turn": float(rng.uniform(0, 2 * math.pi)),
+            "text": "".join(rng.choice(list("ABCDGHKMRSW")) for _ in range(int(rng.integers(1, 4))))}
+
+
+def _draw_emblem(img: np.ndarray, cx: float, cy: float, rx: float, ry: float, emblem: dict,
+                 rng: np.random.Generator) -> None:
+    """:func:`_emblem`'s mark onto ``img`` (float32 BGR at drawing scale), centred on a checker's
+    face of radii ``rx`` x ``ry`` pixels; its colour a little off from checker to checker."""
+    import cv2
+
+    col = np.clip(emblem["colour"] + rng.normal(0, 6, 3), 0, 255).tolist()
+    sx, sy = rx * emblem["size"], ry * emblem["size"]
+    shape = emblem["shape"]
+    if shape == "star":
+        k = np.arange(10)
+        r = np.where(k % 2 == 0, 1.0, 0.42)
+        a = emblem["turn"] + k * math.pi / 5
+        pts = np.stack([cx + sx * r * np.cos(a), cy + sy * r * np.sin(a)], axis=1) * 16
+        cv2.fillPoly(img, [pts.astype(np.int32)], col, cv2.LINE_AA, 4)
+    elif shape == "ring":
+        cv2.ellipse(img, (int(cx * 16), int(cy * 16)), (int(sx * 16), int(sy * 16)), 0, 0, 360, col,
+                    max(1, int(rx * 0.12)), cv2.LINE_AA, 4)
+    elif shape == "cross":
+        for a in (emblem["turn"], emblem["turn"] + math.pi / 2):
+            d = np.array([math.cos(a) * sx, math.sin(a) * sy])
+            cv2.line(img, (int((cx - d[0]) * 16), int((cy - d[1]) * 16)), (int((cx + d[0]) * 16), int((cy + d[1]) * 16)),
+                     col, max(1, int(rx * 0.18)), cv2.LINE_AA, 4)
+    else:
+        scale = max(0.2, sx / 14)
+        (tw, th), _ = cv2.getTextSize(emblem["text"], cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
+        ink = np.zeros(img.shape[:2], np.uint8)
+        cv2.putText(ink, emblem["text"], (int(cx - tw / 2), int(cy + th / 2)), cv2.FONT_HERSHEY_SIMPLEX, scale, 255,
+                    max(1, int(rx * 0.1)), cv2.LINE_AA)
+        a = (ink.astype(np.float32) / 255)[:, :, None]
+        img[:] = img * (1 - a) + np.float32(col) * a
+
+
 def _look(rng: np.random.Generator) -> dict:
     """How one checker set is made: material, rim, grooves, thickness seen by the camera."""
     tilt = rng.uniform(0, 0.18)
     ang = rng.uniform(0, 2 * math.pi)
     return {
-        "material": rng.choice(["plastic", "plastic", "plastic", "wood", "marble", "pearl", "metal"]),
+        "material": rng.choice(["plastic", "plastic", "plastic", "wood", "marble", "pearl", "metal", "coin"]),
         "rim_shade": rng.choice([rng.uniform(0.55, 0.9), rng.uniform(1.1, 1.6)]),
         "rim_w": rng.uniform(0.72, 0.95),
         "grooves": list(rng.uniform(0.3, 0.8, rng.integers(0, 3))),
         "groove_shade": rng.uniform(0.6, 1.3),
         "logo": rng.random() < 0.15,
+        "emblem": _emblem(rng) if rng.random() < 0.2 else None,
         "shine": rng.choice([0.0, rng.uniform(20, 90)]),
         "side_shade": rng.uniform(0.45, 0.85),
         "thick_frac": (tilt * math.cos(ang), abs(tilt * math.sin(ang))),
@@ -357,7 +414,7 @@ def render_crop(rng: np.random.Generator, count: Optional[int] = None, bar: bool
             img[band:] = img[:H - band].copy()
             img[:band] = frame + _texture(rng, (band, W))[:, :, None]
     elif r < 0.65:
-        cut = int(round(rng.uniform(0.0, 0.12) * dh))
+        cut = int(round(rng.uniform(0.0, 0.2) * dh))
         if cut > 0:
             img[:H - cut] = img[cut:].copy()
     if rng.random() < 0.5:

@@ -2,7 +2,7 @@
 
     python -m vision.training.train_checkers [--train 600000] [--val 6000] [--epochs 12] [--seed 3]
         [--threads 2] [--workers N] [--device cpu|cuda] [--out vision/models/point_counter.onnx]
-        [--cache /tmp/checker_crops]
+        [--cache /tmp/checker_crops] [--init BODY.onnx --lr 4e-4]
 
 Data: synthetic point crops from :mod:`vision.render_crops` only (no real photo is used, so
 every real board photo stays unseen). The network is chosen on held-back synthetic crops
@@ -10,7 +10,9 @@ every real board photo stays unseen). The network is chosen on held-back synthet
 the probabilities at run time are the calibrated ones), and the expected calibration error and
 a reliability table printed. Writes the body as ONNX (``--out``) and the head beside it
 (:func:`vision.learned_checkers.head_path`). About 6 minutes on one H100 with 16 processes
-rendering (``--device cuda --workers 16``); about 2.5 hours on two CPU cores.
+rendering (``--device cuda --workers 16``); about 2.5 hours on two CPU cores. ``--init`` goes on
+training an exported network (:func:`from_onnx`) instead of starting from random weights: the
+shipped network's second stage (``vision/models/README.md``), about 25 minutes on two CPU cores.
 """
 
 from __future__ import annotations
@@ -109,25 +111,63 @@ def fit_temperature(logits: np.ndarray, labels: np.ndarray) -> float:
     return best_t
 
 
+def from_onnx(path: pathlib.Path) -> PointCounter:
+    """A :class:`PointCounter` holding the weights of an exported network: the body at ``path``
+    (as :func:`export` writes it, each batch norm folded into its convolution's bias, so each
+    norm here is the identity plus that bias) and its head beside it (the softmax temperature
+    stays folded in). Raises ``ValueError`` when the file is not such a body."""
+    import onnx
+    from onnx import numpy_helper
+
+    from vision.learned_checkers import PointHead
+
+    model = onnx.load(str(path))
+    weights = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    convs = [n for n in model.graph.node if n.op_type == "Conv"]
+    net = PointCounter(CLASSES)
+    blocks = list(net.body)
+    if len(convs) != len(blocks) or any(len(n.input) != 3 for n in convs):
+        raise ValueError(f"{path} is not the body of a point network")
+    with torch.no_grad():
+        for node, block in zip(convs, blocks):
+            conv, norm = block[0], block[1]
+            w, b = weights[node.input[1]].copy(), weights[node.input[2]].copy()
+            if tuple(w.shape) != tuple(conv.weight.shape):
+                raise ValueError(f"{path}: a convolution of shape {w.shape}, not {tuple(conv.weight.shape)}")
+            conv.weight.copy_(torch.from_numpy(w))
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(torch.from_numpy(b))
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+        head = PointHead.load(head_path(path))
+        for layer, w, b in ((net.head[1], head.w1, head.b1), (net.head[3], head.w2, head.b2)):
+            layer.weight.copy_(torch.from_numpy(w))
+            layer.bias.copy_(torch.from_numpy(b))
+    return net
+
+
 def train(x: np.ndarray, y: np.ndarray, vx: np.ndarray, vy: np.ndarray, epochs: int, log,
-          checkpoint: Optional[pathlib.Path] = None, device: str = "cpu") -> PointCounter:
+          checkpoint: Optional[pathlib.Path] = None, device: str = "cpu", init: Optional[PointCounter] = None,
+          max_lr: float = 3e-3) -> PointCounter:
     """Train a :class:`PointCounter` on ``x`` ((N, 120, 28, 3) uint8 BGR crops) and ``y`` ((N,)
     int64 classes), batches of 256, on ``device`` (``"cpu"`` or ``"cuda"``: the crops are kept
     there as uint8 and standardised a batch at a time); keeps the weights of the epoch best on the
     validation crops (exported to ``checkpoint`` after each such epoch, uncalibrated, when given).
-    Returns the network on the CPU."""
+    ``init``: a network to go on training (:func:`from_onnx`) instead of a new one; its batch
+    norms keep their statistics (they are folded into the convolutions already). ``max_lr``: the
+    one-cycle schedule's peak. Returns the network on the CPU."""
     torch.manual_seed(0)
-    net = PointCounter(CLASSES).to(device).to(memory_format=torch.channels_last)
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    net = (init or PointCounter(CLASSES)).to(device).to(memory_format=torch.channels_last)
+    opt = torch.optim.AdamW(net.parameters(), lr=max_lr, weight_decay=1e-4)
     steps = epochs * math.ceil(len(x) / 256)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=steps, pct_start=0.15)
     loss_fn = nn.CrossEntropyLoss()
     xs = torch.from_numpy(x).to(device)
     ys = torch.from_numpy(y).to(device)
     best, best_state = -1.0, None
     rng = np.random.default_rng(1)
     for epoch in range(epochs):
-        net.train()
+        net.train(init is None)
         t0 = time.time()
         order = rng.permutation(len(x))
         total = 0.0
@@ -187,6 +227,8 @@ def main() -> None:
     ap.add_argument("--checkpoint", type=pathlib.Path, help="export the best network so far here after each epoch")
     ap.add_argument("--save-torch", type=pathlib.Path, help="also keep the torch weights here (not shipped)")
     ap.add_argument("--cache", type=pathlib.Path, default=None, help="folder to keep the generated crops in")
+    ap.add_argument("--init", type=pathlib.Path, help="go on training this exported body (and its head beside it)")
+    ap.add_argument("--lr", type=float, default=3e-3, help="the learning rate's peak")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
 
@@ -199,7 +241,12 @@ def main() -> None:
     vx, vy = crops(args.val, args.seed + 1000, workers, args.cache)
     log(f"{len(x)} training and {len(vx)} validation crops in {time.time() - t0:.0f} s; "
         f"counts {np.bincount(y, minlength=CLASSES).tolist()}")
-    net = train(x, y, vx, vy, args.epochs, log, args.checkpoint, args.device)
+    init = None
+    if args.init is not None:
+        init = from_onnx(args.init)
+        acc = float((_logits(init, vx).argmax(axis=1) == vy).mean())
+        log(f"{args.init}: validation accuracy {acc:.4f} before training on")
+    net = train(x, y, vx, vy, args.epochs, log, args.checkpoint, args.device, init, args.lr)
     logits = _logits(net, vx)
     before, _ = expected_calibration_error(_softmax(logits), vy)
     t = fit_temperature(logits, vy)
