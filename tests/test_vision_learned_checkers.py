@@ -270,8 +270,8 @@ def test_calibration_keeps_the_shipped_reader_where_it_reads_the_opening(model):
 
 
 def test_calibration_teaches_a_board_whose_opening_it_reads_right_but_unsurely(model, shared_data, monkeypatch):
-    """``SURE_OPENING``: test10's gold and silver checkers laid out in the opening on the real
-    empty board test4 (``benchmarks/photo_composites.py``) are read right as shipped, but a gold
+    """``SURE_OPENING``: frame2's black and white checkers laid out in the opening on the real
+    empty board test4 (``benchmarks/photo_composites.py``) are read right as shipped, but a
     stack at below 0.9, so the board is learned all the same; test8's black and white checkers
     are read surely, and nothing is adapted."""
     import cv2
@@ -289,20 +289,20 @@ def test_calibration_teaches_a_board_whose_opening_it_reads_right_but_unsurely(m
     board, board_label = photo("test4")
     field = field_from_corners(label_truth(board_label)["corners"], (board.shape[1], board.shape[0]), validate=False)
     frames = {name: lay_out(board, field, BoardState.starting(), cut_discs(*photo(name)), np.random.default_rng(7))
-              for name in ("test10", "test8")}
+              for name in ("frame2", "test8")}
     sure = learn_board(frames["test8"], field, model, samples=300, generic=100)
     assert sure.head is None and check_opening(frames["test8"], field, model, sure, sure=SURE_OPENING) == []
-    taught = learn_board(frames["test10"], field, model, samples=300, generic=100)
+    taught = learn_board(frames["frame2"], field, model, samples=300, generic=100)
     assert taught.head is not None
     as_shipped = dataclasses.replace(taught, head=None)
-    assert check_opening(frames["test10"], field, model, as_shipped) == []  # read right ...
-    unsure = check_opening(frames["test10"], field, model, as_shipped, sure=SURE_OPENING)
+    assert check_opening(frames["frame2"], field, model, as_shipped) == []  # read right ...
+    unsure = check_opening(frames["frame2"], field, model, as_shipped, sure=SURE_OPENING)
     assert unsure and all(re.fullmatch(r"\d+ \(read \d+ (light|dark) at 0\.\d\d\)", u) for u in unsure), unsure
     # An adaptation that cannot read the opening back (a head that reads every point as empty)
     # is not kept where the shipped head read it right: the shipped head is, and nothing is refused.
     blind = dataclasses.replace(model.shipped_head, b2=model.shipped_head.b2 + 100.0 * (np.arange(17) == 0))
     monkeypatch.setattr(board_learning, "adapt_to_parts", lambda *a, **k: (blind, 0.5, 0.6))
-    kept = learn_board(frames["test10"], field, model, samples=300, generic=100)
+    kept = learn_board(frames["frame2"], field, model, samples=300, generic=100)
     assert kept.head is None and kept.light == taught.light
 
 
