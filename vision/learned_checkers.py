@@ -290,14 +290,16 @@ def side_probabilities(colours: np.ndarray, occupied: np.ndarray, weights: np.nd
     ``colours``: (N, 3) Lab; ``occupied``: (N,) bool, the points with checkers; ``weights``:
     (N,) how much each occupied point counts (its probability of holding checkers);
     ``learned``: the profile's (light, dark) Lab colours, else ``None``. The two sets are found
-    in the frame itself (two weighted medoids at least 25 weighted Lab units apart): without
-    ``learned`` the lighter one is light; with it, each is named after the learned colour it lies
-    nearer, so the frame's own light on the checkers counts and calibration says which set is
-    which. The learned colours themselves are used where the frame shows one set only, or two
-    sets nearer the same learned colour (one set's checkers told apart by a mark or a highlight).
-    ``spread``: distance scale (weighted Lab units) of the soft assignment. Returns ((N,) float
-    P(light), the (light, dark) centres used or ``None`` when only one set is in view and nothing
-    was learned).
+    in the frame itself (two weighted medoids at least 25 weighted Lab units apart). Without
+    ``learned`` the lighter one is light. With it, each point is placed by the learned colours,
+    except a point they place at less than :data:`SURE_SIDE` (a checker paler or darker in this
+    frame's light than at calibration): that one is placed by the frame's own two sets, each
+    named after the learned colour it lies nearer, when they lie nearer different ones (not one
+    set's checkers told apart by a mark or a highlight) and place it more surely (a strong light
+    gradient pulls the frame's own sets apart by lightness). ``spread``: distance scale (weighted Lab
+    units) of the soft assignment. Returns ((N,) float P(light), the (light, dark) centres:
+    the learned ones, the frame's own without them, or ``None`` when only one set is in view and
+    nothing was learned).
     """
     wf = _weighted(colours)
     idx = np.flatnonzero(occupied)
@@ -312,24 +314,35 @@ def side_probabilities(colours: np.ndarray, occupied: np.ndarray, weights: np.nd
                 ca = np.median(sub[near_a], axis=0)
                 cb = np.median(sub[~near_a], axis=0) if (~near_a).any() else cb
             found = (ca, cb)
+    def soft(c: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+        dl = np.linalg.norm(wf - c[0], axis=1)
+        dd = np.linalg.norm(wf - c[1], axis=1)
+        z = np.clip((dd ** 2 - dl ** 2) / (2 * spread ** 2), -30, 30)
+        return 1.0 / (1.0 + np.exp(-z))
+
     centres = None
     if learned is not None:
         centres = (_weighted(np.array(learned[0], np.float32)), _weighted(np.array(learned[1], np.float32)))
+        p = soft(centres)
         if found is not None:
             light_a = [np.linalg.norm(c - centres[0]) < np.linalg.norm(c - centres[1]) for c in found]
             if light_a[0] != light_a[1]:
-                centres = found if light_a[0] else (found[1], found[0])
-    elif found is not None:
+                in_frame = soft(found if light_a[0] else (found[1], found[0]))
+                p = np.where((np.abs(p - 0.5) < SURE_SIDE - 0.5) & (np.abs(in_frame - 0.5) > np.abs(p - 0.5)), in_frame, p)
+        return np.clip(p, 1e-4, 1 - 1e-4), (centres[0] / _weighted(np.ones(3)), centres[1] / _weighted(np.ones(3)))
+    if found is not None:
         centres = found if found[0][0] >= found[1][0] else (found[1], found[0])
     if centres is None:
         # One set in view and nothing learned: light or dark by lightness alone.
         p = np.where(colours[:, 0] >= 128, 0.99, 0.01)
         return p.astype(np.float64), None
-    dl = np.linalg.norm(wf - centres[0], axis=1)
-    dd = np.linalg.norm(wf - centres[1], axis=1)
-    z = np.clip((dd ** 2 - dl ** 2) / (2 * spread ** 2), -30, 30)
-    p = 1.0 / (1.0 + np.exp(-z))
-    return np.clip(p, 1e-4, 1 - 1e-4), (centres[0] / _weighted(np.ones(3)), centres[1] / _weighted(np.ones(3)))
+    return np.clip(soft(centres), 1e-4, 1 - 1e-4), (centres[0] / _weighted(np.ones(3)), centres[1] / _weighted(np.ones(3)))
+
+
+#: With a profile's colours, a point whose checker they place in one set at this probability or
+#: more keeps that set; a point they leave less sure is placed by the two sets found in the
+#: frame itself (named after the learned colours they lie nearer) where those place it more surely.
+SURE_SIDE = 0.9
 
 
 def bar_colours(crops: np.ndarray, diameter_px: float, counts: np.ndarray,
