@@ -314,13 +314,13 @@ def side_probabilities(colours: np.ndarray, occupied: np.ndarray, weights: np.nd
                 ca = np.median(sub[near_a], axis=0)
                 cb = np.median(sub[~near_a], axis=0) if (~near_a).any() else cb
             found = (ca, cb)
+
     def soft(c: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
         dl = np.linalg.norm(wf - c[0], axis=1)
         dd = np.linalg.norm(wf - c[1], axis=1)
         z = np.clip((dd ** 2 - dl ** 2) / (2 * spread ** 2), -30, 30)
         return 1.0 / (1.0 + np.exp(-z))
 
-    centres = None
     if learned is not None:
         centres = (_weighted(np.array(learned[0], np.float32)), _weighted(np.array(learned[1], np.float32)))
         p = soft(centres)
@@ -330,12 +330,11 @@ def side_probabilities(colours: np.ndarray, occupied: np.ndarray, weights: np.nd
                 in_frame = soft(found if light_a[0] else (found[1], found[0]))
                 p = np.where((np.abs(p - 0.5) < SURE_SIDE - 0.5) & (np.abs(in_frame - 0.5) > np.abs(p - 0.5)), in_frame, p)
         return np.clip(p, 1e-4, 1 - 1e-4), (centres[0] / _weighted(np.ones(3)), centres[1] / _weighted(np.ones(3)))
-    if found is not None:
-        centres = found if found[0][0] >= found[1][0] else (found[1], found[0])
-    if centres is None:
+    if found is None:
         # One set in view and nothing learned: light or dark by lightness alone.
         p = np.where(colours[:, 0] >= 128, 0.99, 0.01)
         return p.astype(np.float64), None
+    centres = found if found[0][0] >= found[1][0] else (found[1], found[0])
     return np.clip(soft(centres), 1e-4, 1 - 1e-4), (centres[0] / _weighted(np.ones(3)), centres[1] / _weighted(np.ones(3)))
 
 

@@ -202,7 +202,8 @@ def _draw_emblem(img: np.ndarray, cx: float, cy: float, rx: float, ry: float, em
 
 
 def _look(rng: np.random.Generator) -> dict:
-    """How one checker set is made: material, rim, grooves, thickness seen by the camera."""
+    """How one checker set is made: material, rim, grooves, a logo or a mark of another colour
+    (:func:`_emblem`), shine, thickness seen by the camera."""
     tilt = rng.uniform(0, 0.18)
     ang = rng.uniform(0, 2 * math.pi)
     return {
