@@ -302,18 +302,7 @@ def side_probabilities(colours: np.ndarray, occupied: np.ndarray, weights: np.nd
     nothing was learned).
     """
     wf = _weighted(colours)
-    idx = np.flatnonzero(occupied)
-    found = None
-    if len(idx) >= 2:
-        sub = wf[idx]
-        a, b, d = two_medoids(sub, weights[idx], 60.0)
-        if d[a, b] >= 25.0:
-            ca, cb = sub[a], sub[b]
-            for _ in range(3):  # refine the medoids to weighted medians of their members
-                near_a = np.linalg.norm(sub - ca, axis=1) <= np.linalg.norm(sub - cb, axis=1)
-                ca = np.median(sub[near_a], axis=0)
-                cb = np.median(sub[~near_a], axis=0) if (~near_a).any() else cb
-            found = (ca, cb)
+    unit = _weighted(np.ones(3))
 
     def soft(c: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
         dl = np.linalg.norm(wf - c[0], axis=1)
@@ -324,18 +313,41 @@ def side_probabilities(colours: np.ndarray, occupied: np.ndarray, weights: np.nd
     if learned is not None:
         centres = (_weighted(np.array(learned[0], np.float32)), _weighted(np.array(learned[1], np.float32)))
         p = soft(centres)
+        unsure = np.abs(p - 0.5) < SURE_SIDE - 0.5
+        # the frame's own sets are sought only when a point needs them (a frame's usual case: none)
+        found = _frame_sets(wf, occupied, weights) if unsure.any() else None
         if found is not None:
             light_a = [np.linalg.norm(c - centres[0]) < np.linalg.norm(c - centres[1]) for c in found]
             if light_a[0] != light_a[1]:
                 in_frame = soft(found if light_a[0] else (found[1], found[0]))
-                p = np.where((np.abs(p - 0.5) < SURE_SIDE - 0.5) & (np.abs(in_frame - 0.5) > np.abs(p - 0.5)), in_frame, p)
-        return np.clip(p, 1e-4, 1 - 1e-4), (centres[0] / _weighted(np.ones(3)), centres[1] / _weighted(np.ones(3)))
+                p = np.where(unsure & (np.abs(in_frame - 0.5) > np.abs(p - 0.5)), in_frame, p)
+        return np.clip(p, 1e-4, 1 - 1e-4), (centres[0] / unit, centres[1] / unit)
+    found = _frame_sets(wf, occupied, weights)
     if found is None:
         # One set in view and nothing learned: light or dark by lightness alone.
         p = np.where(colours[:, 0] >= 128, 0.99, 0.01)
         return p.astype(np.float64), None
     centres = found if found[0][0] >= found[1][0] else (found[1], found[0])
-    return np.clip(soft(centres), 1e-4, 1 - 1e-4), (centres[0] / _weighted(np.ones(3)), centres[1] / _weighted(np.ones(3)))
+    return np.clip(soft(centres), 1e-4, 1 - 1e-4), (centres[0] / unit, centres[1] / unit)
+
+
+def _frame_sets(wf: np.ndarray, occupied: np.ndarray, weights: np.ndarray) -> Optional[tuple[np.ndarray, np.ndarray]]:
+    """The two checker sets of one frame: the weighted-Lab centres (unordered) of two weighted
+    medoids of the occupied points' colours ``wf`` (N, 3), refined to medians of their members,
+    or ``None`` when fewer than two points are occupied or the two lie under 25 units apart."""
+    idx = np.flatnonzero(occupied)
+    if len(idx) < 2:
+        return None
+    sub = wf[idx]
+    a, b, d = two_medoids(sub, weights[idx], 60.0)
+    if d[a, b] < 25.0:
+        return None
+    ca, cb = sub[a], sub[b]
+    for _ in range(3):  # refine the medoids to weighted medians of their members
+        near_a = np.linalg.norm(sub - ca, axis=1) <= np.linalg.norm(sub - cb, axis=1)
+        ca = np.median(sub[near_a], axis=0)
+        cb = np.median(sub[~near_a], axis=0) if (~near_a).any() else cb
+    return ca, cb
 
 
 #: With a profile's colours, a point whose checker they place in one set at this probability or
