@@ -35,9 +35,7 @@ def demo_script(seed: int = 7) -> Script:
     b = _Builder(5, seed)
     m = b.match
     b.show(frames=STILL_FRAMES)
-    b.opening()
-    d0, d1 = m.dice
-    b.play(m.on_roll, (DieSpec(d0, "right"), DieSpec(d1, "left")), illegal=False)
+    b.play(m.on_roll, b.opening(), illegal=False)
 
     def turn(illegal: bool = False, cocked: bool = False) -> bool:
         player = m.on_roll

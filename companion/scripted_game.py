@@ -190,7 +190,10 @@ class _Builder:
         self.cube = (64, "centre") if c.owner is None else (c.value, cube_side(c.owner))
 
     # game steps ---------------------------------------------------------
-    def opening(self) -> None:
+    def opening(self) -> tuple[DieSpec, DieSpec]:
+        """Opening rolls until the dice differ; returns the last roll's dice as thrown (player
+        0's die in the image's right half, player 1's in the left), which the winner plays as
+        they lie (USBGF rules: the winner of the opening roll plays the numbers on both dice)."""
         while True:
             d0, d1 = self.rng.randint(1, 6), self.rng.randint(1, 6)
             self.hand()
@@ -199,7 +202,7 @@ class _Builder:
             self.expect(type="roll", dice=[d0, d1], opening=True)
             self.match.opening_roll((d0, d1))
             if d0 != d1:
-                return
+                return dice
             self.hand(dice)
             self.show()
 
@@ -359,11 +362,9 @@ def random_game(
     for game in range(games):
         if game:
             b.new_game_setup()
-        b.opening()
+        specs = b.opening()
         m = b.match
         player = m.on_roll
-        d0, d1 = m.dice  # player 0's die (image right), player 1's (image left)
-        specs = (DieSpec(d0, "right"), DieSpec(d1, "left"))
         turns = 0
         ended = b.play(player, specs, illegal=b.rng.random() < illegal_rate)
         while not ended:
