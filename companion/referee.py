@@ -73,7 +73,7 @@ from companion.judgement import Judgement, judge
 from companion.likelihood import most_likely_board
 from companion.observation import DieReading, Observation
 from companion.referee_settings import Phase, RefereeError, RefereeSettings
-from companion.roll_revision import other_readings, revised_readings
+from companion.roll_revision import confirmed_readings, other_readings, revised_readings
 from companion.roll_rules import cocked_reason, one_die_reason
 from companion.table import (
     START_SIGNED,
@@ -701,9 +701,14 @@ class Referee:
         """The roll being played read again where its dice lie (:mod:`companion.roll_revision`):
         a die of it read unsurely that a later still frame reads surely as another value changes
         the roll (the match's dice, logged as a correction) and a ``roll`` event with ``revised``
-        says so, before the play is judged. An opening roll is revised only when the same player
-        still moves first (a tie or the other player's win is left to the players)."""
+        says so, before the play is judged; read surely with the same value, it is no longer
+        unsure (:func:`companion.roll_revision.confirmed_readings`; no event). An opening roll is
+        revised only when the same player still moves first (a tie or the other player's win is
+        left to the players)."""
         w = self.w
+        sure = confirmed_readings(w.roll, obs.dice) if len(w.roll) == 2 else None
+        if sure is not None:
+            w.roll = sure  # an unsure die read surely at its spot with the same value
         new = revised_readings(w.roll, obs.dice) if len(w.roll) == 2 else None
         if new is None or not self._opening_allows((new[0].value, new[1].value), mover):
             return

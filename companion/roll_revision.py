@@ -4,7 +4,9 @@ A die at rest keeps its face, so while the dice of a roll lie where they were ro
 surer reading of a die at the same spot is a better reading of the same roll: the first still
 frame after a throw may catch a die read unsurely (a jumbo 2 read as a 1 at 0.7 before the dice's
 size is learned), and the play made with the true roll would then be judged against the wrong one.
-When no later frame reads it surely, the play itself tells: a play illegal for the roll as read
+A later frame that reads such a die surely with the value it was read at confirms it
+(:func:`confirmed_readings`): the die is then no longer unsure. When no later frame reads it
+surely, the play itself tells: a play illegal for the roll as read
 but legal were an unsurely read die another value (:func:`other_readings`) is no illegal play the
 referee can be sure of. Standard library only.
 """
@@ -16,7 +18,7 @@ from typing import Optional, Sequence
 from companion.idle_dice import same_spot
 from companion.observation import DieReading
 
-__all__ = ["ALTERNATIVE", "SURE_DIE", "other_readings", "revised_readings"]
+__all__ = ["ALTERNATIVE", "SURE_DIE", "confirmed_readings", "other_readings", "revised_readings"]
 
 #: A die read at this confidence or more is sure: a roll's die read below it is read again while
 #: it lies there, and only a reading at least this sure replaces it.
@@ -31,6 +33,13 @@ SURE_DIE = 0.9
 ALTERNATIVE = 0.05
 
 
+def _sure_at_spot(old: DieReading, dice_now: Sequence[DieReading], sure: float) -> Optional[DieReading]:
+    """The one die of ``dice_now`` lying at the spot of ``old`` (:func:`companion.idle_dice.same_spot`),
+    flat and read at ``sure`` or more; None when there is none, or two dice lie there."""
+    here = [d for d in dice_now if same_spot(d, old)]
+    return here[0] if len(here) == 1 and not here[0].cocked and here[0].confidence >= sure else None
+
+
 def revised_readings(roll: Sequence[DieReading], dice_now: Sequence[DieReading],
                      sure: float = SURE_DIE) -> Optional[tuple[DieReading, ...]]:
     """The readings of the roll ``roll`` (its dice as read when it was taken, in the roll's
@@ -41,11 +50,26 @@ def revised_readings(roll: Sequence[DieReading], dice_now: Sequence[DieReading],
     out = list(roll)
     changed = False
     for i, old in enumerate(roll):
-        if old.confidence >= sure:
-            continue
-        here = [d for d in dice_now if same_spot(d, old)]
-        if len(here) == 1 and not here[0].cocked and here[0].confidence >= sure and here[0].value != old.value:
-            out[i] = here[0]
+        now = None if old.confidence >= sure else _sure_at_spot(old, dice_now, sure)
+        if now is not None and now.value != old.value:
+            out[i] = now
+            changed = True
+    return tuple(out) if changed else None
+
+
+def confirmed_readings(roll: Sequence[DieReading], dice_now: Sequence[DieReading],
+                       sure: float = SURE_DIE) -> Optional[tuple[DieReading, ...]]:
+    """The readings of the roll ``roll`` with each die read below ``sure`` replaced by the one
+    die of ``dice_now`` lying at its spot, flat, read at ``sure`` or more with the same value:
+    the value confirmed where the die still lies, so :func:`other_readings` no longer offers it
+    another (a red 1 on a dark red point read at 0.80 on the frame of the roll and at 0.91 on the
+    next). None when no die is confirmed; the roll's values never change here."""
+    out = list(roll)
+    changed = False
+    for i, old in enumerate(roll):
+        now = None if old.confidence >= sure else _sure_at_spot(old, dice_now, sure)
+        if now is not None and now.value == old.value:
+            out[i] = now
             changed = True
     return tuple(out) if changed else None
 

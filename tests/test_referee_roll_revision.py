@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 
 from companion.observation import DieReading
-from companion.roll_revision import SURE_DIE, other_readings, revised_readings
+from companion.roll_revision import SURE_DIE, confirmed_readings, other_readings, revised_readings
 from companion.scripted_game import DieSpec, Scene, comparable, scene_observation
 
 from test_referee_machine import Table as _Table
@@ -167,3 +167,32 @@ def test_an_unsure_die_is_taken_only_for_a_value_the_reader_found_likely():
     _opening_52_always_read_as_51(t, 0.72, [(13, 8), (13, 11)], values=(0.72, 0.03, 0.03, 0.12, 0.05, 0.05))
     ev = t.judged("roll", "verdict")
     assert [e["type"] for e in ev] == ["roll", "verdict"] and ev[1]["verdict"] == "illegal"
+
+
+def test_an_unsure_die_is_confirmed_only_by_a_sure_flat_reading_of_its_value_at_its_spot():
+    roll = (_die(1, 820.0, 0.80), _die(3, 910.0, 0.95))
+    assert confirmed_readings(roll, (_die(1, 822.0, 0.91), _die(3, 910.0))) == (_die(1, 822.0, 0.91), roll[1])
+    assert confirmed_readings(roll, (_die(2, 822.0, 0.97), _die(3, 910.0))) is None  # another value: a revision
+    assert confirmed_readings(roll, (_die(1, 822.0, SURE_DIE - 0.01),)) is None  # not sure
+    assert confirmed_readings(roll, (_die(1, 822.0, cocked=True),)) is None  # now leaning
+    assert confirmed_readings(roll, (_die(1, 880.0),)) is None  # another spot: moved
+    assert confirmed_readings((_die(1, 820.0, 0.95), roll[1]), (_die(1, 820.0),)) is None  # sure already
+
+
+def test_an_illegal_play_is_called_when_the_unsure_die_was_read_surely_where_it_lies():
+    """Rendered game 1521: the opening 1-3's red 1 on a dark red point read at 0.80 on the roll's
+    frame and at 0.91 later where it lies; the play 8/6 8/5 fits a 2-3 but not the 1-3 rolled.
+    Read surely with the same value, the 1 is no die of doubt: the play is illegal."""
+    t = Table()
+    dice = [DieSpec(1, "right"), DieSpec(3, "left")]  # player 1 moves first
+    values = (0.80, 0.15, 0.02, 0.01, 0.01, 0.01)
+    t.show(dice, unsure={0: 0.80}, values={0: values})
+    t.hand()
+    t.show(dice, board=play_board(1, [(8, 6)], t.board), unsure={0: 0.91}, values={0: values})
+    t.hand()
+    t.show(dice, board=play_board(1, [(8, 5)], t.board), unsure={0: 0.85}, values={0: values})
+    t.hand()
+    t.show()  # the dice picked up: the play is judged
+    ev = t.judged("roll", "verdict")
+    assert [(e["type"], e.get("dice"), e.get("revised")) for e in ev[:1]] == [("roll", [1, 3], False)]
+    assert [e["verdict"] for e in ev if e["type"] == "verdict"] == ["illegal"], ev
