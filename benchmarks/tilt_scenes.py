@@ -1,5 +1,5 @@
 """The tilt network's scores on the still scenes of rendered games: ``python benchmarks/tilt_scenes.py
-[--first 0] [--games 12] [--die-to-checker 0.3] [--thresholds 0.85 0.9 0.93 0.95] [--json OUT]
+[--first 0] [--games 12] [--die-to-checker 0.3|demo] [--thresholds 0.85 0.9 0.93 0.95] [--json OUT]
 [--tilt-models DIR ...]``.
 
 Renders the games of ``benchmarks/bench_rendered_games.py --style each --camera varied
@@ -32,7 +32,8 @@ def scene_scores(game: int, die_to_checker: Optional[float] = 0.3, models: Any =
                  tilt_models: Sequence[pathlib.Path] = ()) -> list[dict]:
     """One dict per still scene with dice of rendered game ``game`` (seed 1000 + ``game``):
     ``scene`` (its index in the script), ``cocked`` (the scene shows a cocked roll), ``score``
-    (0..1, the highest tilt score of the dice read; 0 when none is read), ``dice_read``.
+    (0..1, the highest tilt score of the dice read; 0 when none is read), ``dice_read``, ``dice``
+    (each die read: its tilt score and the confidence of its value).
     ``die_to_checker``: the dice's side over a checker's diameter (``None``: the demo's);
     ``models``: the model folder (default ``vision/models``); ``tilt_models``: more folders whose
     ``dice_tilt.onnx`` scores the same dice, each scene's ``scores`` ``{folder: score}``. Raises
@@ -75,7 +76,8 @@ def scene_scores(game: int, die_to_checker: Optional[float] = 0.3, models: Any =
             scores = roll_tilt_scores(image, dice, field, plugin.tilt, die_px=die_px) \
                 if plugin.tilt is not None else []
             row = {"game": game, "scene": k, "cocked": any(d.cocked for d in scene.dice),
-                   "score": float(max(scores, default=0.0)), "dice_read": len(dice)}
+                   "score": float(max(scores, default=0.0)), "dice_read": len(dice),
+                   "dice": [[float(x), float(d.confidence)] for x, d in zip(scores, dice)]}
             if others:
                 row["scores"] = {name: float(max(roll_tilt_scores(image, dice, field, tm, die_px=die_px), default=0.0))
                                  for name, tm in others.items()}
@@ -106,7 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--first", type=int, default=0, help="first game (seed 1000 + N)")
     ap.add_argument("--games", type=int, default=12)
-    ap.add_argument("--die-to-checker", type=float, default=0.3, help="the dice's side over a checker's diameter")
+    ap.add_argument("--die-to-checker", type=lambda v: None if v == "demo" else float(v), default=0.3,
+                    help="the dice's side over a checker's diameter, or demo (the demo's dice, about 0.67)")
     ap.add_argument("--thresholds", type=float, nargs="+", default=[0.85, 0.9, 0.93, 0.95])
     ap.add_argument("--models", type=pathlib.Path, default=None, help="folder with the ONNX models")
     ap.add_argument("--json", type=pathlib.Path, default=None, help="write every scene's score here")
