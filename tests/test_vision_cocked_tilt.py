@@ -216,32 +216,3 @@ def test_demo_cocked_rolls_are_caught():
         flat_called += sum(d.reason == "tilted" for d in judged) > 1
     assert caught >= 3, caught
     assert flat_called == 0
-
-
-def test_a_die_scored_just_below_the_threshold_is_tilted_only_when_its_value_was_read_unsurely(tilt):
-    # a leaning die of a rendered board, judged with the thresholds just above its own tilt score
-    # (rendered games 1518, 1540, 1549: leaning dice scored 0.905-0.967 and read at 0.913-0.948)
-    import dataclasses
-
-    from vision.cocked import UNSURE_TILT, UNSURE_TILT_VALUE, CockedRules, roll_tilt_scores
-
-    assert UNSURE_TILT < TILT_THRESHOLD and UNSURE_TILT_VALUE < 1.0
-    rng = np.random.default_rng(33)
-    roll = render_roll.render_roll_on_board(rng, cocked_prob=1.0, kinds=("tilted",), cube_prob=0.0)
-    dice = [_reading(d) for d in roll.dice]
-    scores = roll_tilt_scores(roll.image, dice, roll.field, tilt)
-    k = int(np.argmax(scores))
-    s = float(scores[k])
-    assert s > 0.5, scores
-    rules = CockedRules(require_right_hand=False, tilt_threshold=min(s + 0.01, 0.999), unsure_tilt=s - 0.01,
-                        unsure_tilt_value=0.95)
-
-    def judged(confidence):
-        read = [dataclasses.replace(d, confidence=confidence if i == k else 1.0) for i, d in enumerate(dice)]
-        return judge_roll(read, roll.field, roll.image, rules=rules, tilt_model=tilt)[k]
-
-    assert judged(0.93).cocked and judged(0.93).reason == "tilted"
-    assert not judged(0.97).cocked  # read surely: the tilt network's score alone decides
-    above = dataclasses.replace(rules, unsure_tilt=min(s + 0.005, 0.999))
-    read = [dataclasses.replace(d, confidence=0.93) for d in dice]
-    assert not judge_roll(read, roll.field, roll.image, rules=above, tilt_model=tilt)[k].cocked

@@ -48,15 +48,6 @@ MODELS = pathlib.Path(__file__).resolve().parent / "models"
 #: (tests/test_vision_cocked_tilt.py). A false call stops a game: it costs more than a missed
 #: cocked die.
 TILT_THRESHOLD = 0.95
-#: A die scored above this by the tilt network whose value was read below
-#: :data:`UNSURE_TILT_VALUE` is tilted too: a leaning die shows its top face foreshortened beside
-#: a side face's pips, and the value classifier is less sure of it. Chosen on the same validation
-#: scenes (benchmarks/tilt_scenes.py, seeds 1000-1023, travel dice and the demo's): every flat die
-#: scored above 0.9 was read at 0.963 or more (5 of 1,392), the cocked ones at 0.77-0.98;
-#: 0.85 would call two flat travel dice (0.883 read at 0.917, 0.873 at 0.948).
-UNSURE_TILT = 0.9
-#: See :data:`UNSURE_TILT`.
-UNSURE_TILT_VALUE = 0.95
 #: Side of the rectified patch read by the tilt network (pixels) and its context (x die side).
 TILT_PATCH = 32
 TILT_CONTEXT = 1.6
@@ -102,9 +93,7 @@ class CockedRules:
     ``on_checker_cocked``: a die resting flat on a checker is cocked (older rules) or fine
     (USBGF 2017, the default). ``require_right_hand``: the dice must land in the roller's
     right-hand board (tournament rule; some clubs only require the field).
-    ``tilt_threshold``: probability 0..1 above which a die counts as tilted; ``unsure_tilt`` /
-    ``unsure_tilt_value``: a die scored above ``unsure_tilt`` whose value was read below
-    ``unsure_tilt_value`` counts as tilted too (:data:`UNSURE_TILT`).
+    ``tilt_threshold``: probability 0..1 above which a die counts as tilted.
     ``off_board_confidence``: a reading off the board's surface is reported only from this
     confidence up (:func:`judge_scan`; see :data:`OFF_BOARD_CONFIDENCE`).
     """
@@ -112,8 +101,6 @@ class CockedRules:
     on_checker_cocked: bool = False
     require_right_hand: bool = True
     tilt_threshold: float = TILT_THRESHOLD
-    unsure_tilt: float = UNSURE_TILT
-    unsure_tilt_value: float = UNSURE_TILT_VALUE
     off_board_confidence: float = OFF_BOARD_CONFIDENCE
 
 
@@ -332,7 +319,7 @@ def judge_roll(dice: Sequence[DieReading], field: Any, image_bgr: Optional[np.nd
             reason = "on_bar"
         elif rules.require_right_hand and right_hand is not None and half != right_hand:
             reason = "wrong_half"
-        elif score > rules.tilt_threshold or (score > rules.unsure_tilt and d.confidence < rules.unsure_tilt_value):
+        elif score > rules.tilt_threshold:
             reason = "tilted"
         elif rules.on_checker_cocked and on_checker(d, checkers):
             reason = "on_checker"
