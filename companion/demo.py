@@ -35,7 +35,8 @@ def demo_script(seed: int = 7) -> Script:
     b = _Builder(5, seed)
     m = b.match
     b.show(frames=STILL_FRAMES)
-    b.play(m.on_roll, b.opening(), illegal=False)
+    opening = b.opening()
+    b.play(m.on_roll, opening, illegal=False)
 
     def turn(illegal: bool = False, cocked: bool = False) -> bool:
         player = m.on_roll
