@@ -33,11 +33,22 @@ SURE_DIE = 0.9
 ALTERNATIVE = 0.05
 
 
-def _sure_at_spot(old: DieReading, dice_now: Sequence[DieReading], sure: float) -> Optional[DieReading]:
-    """The one die of ``dice_now`` lying at the spot of ``old`` (:func:`companion.idle_dice.same_spot`),
-    flat and read at ``sure`` or more; None when there is none, or two dice lie there."""
-    here = [d for d in dice_now if same_spot(d, old)]
-    return here[0] if len(here) == 1 and not here[0].cocked and here[0].confidence >= sure else None
+def _read_again(roll: Sequence[DieReading], dice_now: Sequence[DieReading], sure: float,
+                same_value: bool) -> Optional[tuple[DieReading, ...]]:
+    """``roll`` with each die read below ``sure`` replaced by the one die of ``dice_now`` lying at
+    its spot (:func:`companion.idle_dice.same_spot`), flat and read at ``sure`` or more, whose
+    value is the same (``same_value``) or another; None when no die is replaced."""
+    out = list(roll)
+    changed = False
+    for i, old in enumerate(roll):
+        if old.confidence >= sure:
+            continue
+        here = [d for d in dice_now if same_spot(d, old)]
+        if (len(here) == 1 and not here[0].cocked and here[0].confidence >= sure
+                and (here[0].value == old.value) == same_value):
+            out[i] = here[0]
+            changed = True
+    return tuple(out) if changed else None
 
 
 def revised_readings(roll: Sequence[DieReading], dice_now: Sequence[DieReading],
@@ -47,14 +58,7 @@ def revised_readings(roll: Sequence[DieReading], dice_now: Sequence[DieReading],
     a later still frame) lying at its spot (:func:`companion.idle_dice.same_spot`), flat, read
     at ``sure`` or more with another value; None when no die is replaced. A spot with two dice
     of ``dice_now`` on it, or a die now read as cocked, replaces nothing."""
-    out = list(roll)
-    changed = False
-    for i, old in enumerate(roll):
-        now = None if old.confidence >= sure else _sure_at_spot(old, dice_now, sure)
-        if now is not None and now.value != old.value:
-            out[i] = now
-            changed = True
-    return tuple(out) if changed else None
+    return _read_again(roll, dice_now, sure, same_value=False)
 
 
 def confirmed_readings(roll: Sequence[DieReading], dice_now: Sequence[DieReading],
@@ -64,14 +68,7 @@ def confirmed_readings(roll: Sequence[DieReading], dice_now: Sequence[DieReading
     the value confirmed where the die still lies, so :func:`other_readings` no longer offers it
     another (a red 1 on a dark red point read at 0.80 on the frame of the roll and at 0.91 on the
     next). None when no die is confirmed; the roll's values never change here."""
-    out = list(roll)
-    changed = False
-    for i, old in enumerate(roll):
-        now = None if old.confidence >= sure else _sure_at_spot(old, dice_now, sure)
-        if now is not None and now.value == old.value:
-            out[i] = now
-            changed = True
-    return tuple(out) if changed else None
+    return _read_again(roll, dice_now, sure, same_value=True)
 
 
 def other_readings(roll: Sequence[DieReading], sure: float = SURE_DIE,

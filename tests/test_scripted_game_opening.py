@@ -8,11 +8,6 @@ from companion.demo import demo_script
 from companion.scripted_game import random_game
 
 
-def _opening_and_play_dice(script):
-    shown = [s.dice for s in script.scenes if s.dice]
-    return shown[0], shown
-
-
 def test_the_second_player_plays_the_opening_dice_where_they_lie():
     seen = 0
     for seed in range(1000, 1012):
@@ -24,11 +19,12 @@ def test_the_second_player_plays_the_opening_dice_where_they_lie():
         if play["player"] != 1:
             continue
         seen += 1
-        first, shown = _opening_and_play_dice(script)
+        shown = [s.dice for s in script.scenes if s.dice]
+        first = shown[0]
         right, left = first
         assert (right.half, left.half) == ("right", "left")
         assert right.value < left.value  # the second player's die (left) won
-        # every scene of the opening's play shows the same two dice as the roll's frame
+        # the play's first scenes show the same two dice as the roll's frame
         n = next(i for i, d in enumerate(shown) if d != first)
         assert n >= 2, "the play's scenes show the opening dice"
     assert seen >= 2  # seeds 1000-1011 hold openings the second player won
