@@ -121,6 +121,107 @@ def still_frames(script, folder: pathlib.Path, profile: pathlib.Path | None, lay
     return out
 
 
+
+def slip_in_bad_frames(folder: pathlib.Path) -> list[pathlib.Path]:
+    """Add a corrupt file and a half-size copy of the fourth frame to the game's frames in
+    ``folder`` (the watcher must report both and go on); returns the game's own frames, in order."""
+    import cv2
+
+    frames = sorted(folder.glob("frame*.jpg"))
+    (folder / "frame00002a.jpg").write_bytes(b"\xff\xd8 this is not a picture")
+    cv2.imwrite(str(folder / "frame00003a.jpg"), cv2.resize(cv2.imread(str(frames[3])), (480, 270)))
+    return frames
+
+
+def calibrate(frame: pathlib.Path, corners: str, profile: pathlib.Path, *options: str) -> str:
+    """Run ``python -m companion calibrate FRAME --corners=CORNERS OPTIONS --out PROFILE``;
+    returns "" when the profile was written, else the end of what it printed to stderr."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    c = subprocess.run([sys.executable, "-m", "companion", "calibrate", str(frame), f"--corners={corners}", *options,
+                        "--out", str(profile)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    return "" if c.returncode == 0 else (c.stderr.strip()[-300:] or f"exit {c.returncode}")
+
+
+def new_totals() -> dict:
+    """The counts :func:`judge_game` and :func:`still_frames` add to, all zero."""
+    return {"games": 0, "decisions_equal": 0, "all_events_equal": 0, "illegal_plays": 0,
+            "accusations": 0, "false_accusations": 0, "missed_illegal": 0, "verdicts": 0,
+            "rolls_expected": 0, "rolls_seen": 0, "rolls_revised": 0, "cocked_expected": 0, "cocked_caught": 0,
+            "cocked_taken_back_as_reroll": 0, "cocked_false": 0, "cocked_missed": 0, "bad_frames_reported": 0,
+            "frames": 0, "watch_seconds": 0.0,
+            "still_frames": 0, "still_frames_right": 0, "still_points": 0, "still_points_right": 0,
+            "still_frames_with_flat_dice": 0, "still_dice_exact": 0}
+
+
+def judge_game(script, folder: pathlib.Path, board: list[str], scattered: bool, totals: dict, differing: list,
+               all_differ: list, frames: int, name: str, about: dict, keep: bool = False) -> None:
+    """Run ``python -m companion watch`` over the frames in ``folder`` (``board``: its
+    ``--corners`` or ``--calibration`` arguments) and add the game's figures to ``totals``
+    (:func:`new_totals`); ``script`` (a :class:`companion.scripted_game.Script`) gives the truth,
+    ``scattered``: the dice were thrown anywhere (a roll's two dice are compared as a set),
+    ``frames``: the frames in ``folder``. A game whose decisions differ is listed in
+    ``differing`` (``name``), one whose events differ in ``all_differ`` (``about`` and the first
+    events that differ); ``keep``: write the events to ``folder/events.jsonl``. Prints a line."""
+    from companion.demo import DEMO_LAYOUT
+    from companion.scripted_game import accusation_counts, comparable, expected_comparable, verdict_stream
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    t = time.perf_counter()
+    r = subprocess.run(
+        [sys.executable, "-m", "companion", "watch", "--no-web", "--keyboard", "off", "--source", str(folder),
+         "--fps", "10", *board, "--bottom-colour", DEMO_LAYOUT.colours[0],
+         "--match-length", "5", "--events-jsonl", "-"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800,
+    )
+    totals["watch_seconds"] += time.perf_counter() - t
+    totals["frames"] += frames
+    if r.returncode != 0:
+        differing.append(f"{name}: exit {r.returncode}: {r.stderr.strip()[-300:]}")
+        return
+    if keep:
+        (folder / "events.jsonl").write_text(r.stdout)
+    events = [json.loads(line) for line in r.stdout.splitlines()]
+    got, expected = comparable(events), expected_comparable(script)
+    if scattered:  # thrown dice lie in any order: a roll's two dice are compared as a set
+        got, expected = unordered_rolls(got), unordered_rolls(expected)
+    totals["bad_frames_reported"] += sum(1 for e in events if e["type"] == "source" and e["status"] == "bad_frame")
+    decisions_equal = verdict_stream(got) == verdict_stream(expected)
+    totals["decisions_equal"] += decisions_equal
+    totals["all_events_equal"] += got == expected
+    if not decisions_equal:
+        differing.append(f"{name} ({', '.join(f'{k} {v}' for k, v in about.items())})")
+    if got != expected:
+        k = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b), min(len(got), len(expected)))
+        all_differ.append({**about, "index": k, "got": got[k:k + 2], "expected": expected[k:k + 2]})
+    caught, false, missed = accusation_counts(got, expected)
+    totals["illegal_plays"] += caught + missed
+    totals["accusations"] += caught + false
+    totals["false_accusations"] += false
+    totals["missed_illegal"] += missed
+    totals["verdicts"] += sum(1 for e in expected if e["type"] == "verdict")
+    totals["rolls_expected"] += sum(1 for e in expected if e["type"] == "roll")
+    called = 0
+    for e in events:
+        if e["type"] == "roll" and e.get("revised"):
+            totals["rolls_revised"] += 1  # the same roll read again: seen once
+        elif e["type"] == "roll":
+            totals["rolls_seen"] += 1
+        elif e["type"] == "cocked_dice":
+            if e["reasons"] and e["reasons"][0]["code"] == "rolled_again":
+                totals["cocked_taken_back_as_reroll"] += 1
+                totals["rolls_seen"] -= 1
+            else:
+                totals["cocked_caught"] += 1
+                called += 1
+    cocked = sum(1 for e in expected if e["type"] == "cocked_dice")
+    totals["cocked_expected"] += cocked
+    # per game: calls beyond the game's cocked rolls are false calls, cocked rolls beyond its
+    # calls were missed
+    totals["cocked_false"] += max(0, called - cocked)
+    totals["cocked_missed"] += max(0, cocked - called)
+    print(f"{name} ({', '.join(f'{k} {v}' for k, v in about.items())}): decisions "
+          f"{'equal' if decisions_equal else 'DIFFER'}, all events {'equal' if got == expected else 'differ'}", flush=True)
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="rendered games through companion watch")
     parser.add_argument("--games", type=int, default=20)
@@ -147,17 +248,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.calibrate and args.learn_dice:
         parser.error("--calibrate and --learn-dice calibrate on different frames: give one of them")
 
-    import cv2
-
     from companion.demo import DEMO_LAYOUT, demo_corners_arg, game_camera, render_script
-    from companion.scripted_game import accusation_counts, comparable, expected_comparable, verdict_stream
 
-    totals = {"games": args.games, "decisions_equal": 0, "all_events_equal": 0, "illegal_plays": 0,
-              "accusations": 0, "false_accusations": 0, "missed_illegal": 0, "verdicts": 0,
-              "rolls_expected": 0, "rolls_seen": 0, "rolls_revised": 0, "cocked_expected": 0, "cocked_caught": 0,
-              "cocked_taken_back_as_reroll": 0, "cocked_false": 0, "cocked_missed": 0, "bad_frames_reported": 0, "frames": 0, "watch_seconds": 0.0,
-              "still_frames": 0, "still_frames_right": 0, "still_points": 0, "still_points_right": 0,
-              "still_frames_with_flat_dice": 0, "still_dice_exact": 0}
+    totals = new_totals()
+    totals["games"] = args.games
     differing = []
     all_differ = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -170,19 +264,14 @@ def main(argv: list[str] | None = None) -> int:
             pose, lighting = game_camera(1000 + g) if args.camera == "varied" else (None, None)
             render_script(script, folder, die_to_checker=args.die_to_checker, style=style, pose=pose, lighting=lighting,
                           dice_scatter=1000 + g if args.dice_scatter else None)
-            frames = sorted(folder.glob("frame*.jpg"))
-            (folder / "frame00002a.jpg").write_bytes(b"\xff\xd8 this is not a picture")
-            cv2.imwrite(str(folder / "frame00003a.jpg"), cv2.resize(cv2.imread(str(frames[3])), (480, 270)))
-            env = dict(os.environ, PYTHONPATH=str(ROOT))
+            frames = slip_in_bad_frames(folder)
             corners = demo_corners_arg(pose=pose)
             board = ["--corners", corners]
             if args.calibrate:
                 profile = pathlib.Path(tmp) / f"game{g}.json"
-                c = subprocess.run([sys.executable, "-m", "companion", "calibrate", str(frames[0]),
-                                    f"--corners={corners}", "--learn", "opening", "--out", str(profile)],
-                                   cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
-                if c.returncode != 0:
-                    differing.append(f"game {g}: calibration refused: {c.stderr.strip()[-300:]}")
+                refused = calibrate(frames[0], corners, profile, "--learn", "opening")
+                if refused:
+                    differing.append(f"game {g}: calibration refused: {refused}")
                     continue
                 board = ["--calibration", str(profile)]
             if args.learn_dice:
@@ -192,87 +281,39 @@ def main(argv: list[str] | None = None) -> int:
                 except ValueError as exc:
                     differing.append(f"game {g}: {exc}")
                     continue
-                c = subprocess.run([sys.executable, "-m", "companion", "calibrate", str(shown),
-                                    f"--corners={corners}", "--learn", "none", "--learn-dice",
-                                    "--out", str(profile)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
-                if c.returncode != 0:
-                    differing.append(f"game {g}: calibration refused: {c.stderr.strip()[-300:]}")
+                refused = calibrate(shown, corners, profile, "--learn", "none", "--learn-dice")
+                if refused:
+                    differing.append(f"game {g}: calibration refused: {refused}")
                     continue
                 board = ["--calibration", str(profile)]
             still = still_frames(script, folder, profile if args.calibrate or args.learn_dice else None, DEMO_LAYOUT,
                                  corners)
             for k, v in still.items():
                 totals[k] += v
-            t = time.perf_counter()
-            r = subprocess.run(
-                [sys.executable, "-m", "companion", "watch", "--no-web", "--keyboard", "off", "--source", str(folder),
-                 "--fps", "10", *board, "--bottom-colour", DEMO_LAYOUT.colours[0],
-                 "--match-length", "5", "--events-jsonl", "-"],
-                cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800,
-            )
-            totals["watch_seconds"] += time.perf_counter() - t
-            totals["frames"] += len(frames) + 2
-            if r.returncode != 0:
-                differing.append(f"game {g}: exit {r.returncode}: {r.stderr.strip()[-300:]}")
-                continue
-            if args.keep:
-                (folder / "events.jsonl").write_text(r.stdout)
-            events = [json.loads(line) for line in r.stdout.splitlines()]
-            got, expected = comparable(events), expected_comparable(script)
-            if args.dice_scatter:  # thrown dice lie in any order: a roll's two dice are compared as a set
-                got, expected = unordered_rolls(got), unordered_rolls(expected)
-            totals["bad_frames_reported"] += sum(1 for e in events if e["type"] == "source" and e["status"] == "bad_frame")
-            decisions_equal = verdict_stream(got) == verdict_stream(expected)
-            totals["decisions_equal"] += decisions_equal
-            totals["all_events_equal"] += got == expected
-            if not decisions_equal:
-                differing.append(f"game {g} (seed {1000 + g}, {style})")
-            if got != expected:
-                k = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b), min(len(got), len(expected)))
-                all_differ.append({"game": g, "seed": 1000 + g, "style": style, "index": k, "got": got[k:k + 2],
-                                   "expected": expected[k:k + 2]})
-            caught, false, missed = accusation_counts(got, expected)
-            totals["illegal_plays"] += caught + missed
-            totals["accusations"] += caught + false
-            totals["false_accusations"] += false
-            totals["missed_illegal"] += missed
-            totals["verdicts"] += sum(1 for e in expected if e["type"] == "verdict")
-            totals["rolls_expected"] += sum(1 for e in expected if e["type"] == "roll")
-            called = 0
-            for e in events:
-                if e["type"] == "roll" and e.get("revised"):
-                    totals["rolls_revised"] += 1  # the same roll read again: seen once
-                elif e["type"] == "roll":
-                    totals["rolls_seen"] += 1
-                elif e["type"] == "cocked_dice":
-                    if e["reasons"] and e["reasons"][0]["code"] == "rolled_again":
-                        totals["cocked_taken_back_as_reroll"] += 1
-                        totals["rolls_seen"] -= 1
-                    else:
-                        totals["cocked_caught"] += 1
-                        called += 1
-            cocked = sum(1 for e in expected if e["type"] == "cocked_dice")
-            totals["cocked_expected"] += cocked
-            # per game: calls beyond the game's cocked rolls are false calls, cocked rolls beyond
-            # its calls were missed
-            totals["cocked_false"] += max(0, called - cocked)
-            totals["cocked_missed"] += max(0, cocked - called)
-            print(f"game {g} ({style}): decisions {'equal' if decisions_equal else 'DIFFER'}, "
-                  f"all events {'equal' if got == expected else 'differ'}", flush=True)
+            frames_n = len(frames) + 2
+            judge_game(script, folder, board, args.dice_scatter, totals, differing, all_differ, frames_n,
+                       f"game {g}", {"game": g, "seed": 1000 + g, "style": style}, keep=bool(args.keep))
+    report(totals, differing, all_differ, args.json)
+    return 0
+
+
+def report(totals: dict, differing: list, all_differ: list, out: str | None) -> None:
+    """Print ``totals`` (with the watcher's milliseconds a frame and the games that differ) as
+    JSON, and write it with the command and the libraries' versions to ``out`` when given."""
+    import cv2
+    import numpy
+    import onnxruntime
+
     totals["watch_ms_per_frame"] = round(1000.0 * totals.pop("watch_seconds") / max(1, totals["frames"]), 1)
     totals["games_whose_decisions_differ"] = differing
     totals["games_whose_events_differ"] = all_differ
     print(json.dumps(totals, indent=2))
-    if args.json:
-        pathlib.Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-        import numpy
-        import onnxruntime
-
+    if out:
+        pathlib.Path(out).parent.mkdir(parents=True, exist_ok=True)
         versions = {"python": sys.version.split()[0], "numpy": numpy.__version__, "opencv": cv2.__version__,
                     "onnxruntime": onnxruntime.__version__}
-        pathlib.Path(args.json).write_text(json.dumps({"command": " ".join(["python"] + sys.argv), "versions": versions,
-                                                       **totals}, indent=2) + "\n")
-    return 0
+        pathlib.Path(out).write_text(json.dumps({"command": " ".join(["python"] + sys.argv), "versions": versions,
+                                                 **totals}, indent=2) + "\n")
 
 
 if __name__ == "__main__":

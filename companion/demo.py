@@ -104,7 +104,7 @@ def _cache_root() -> pathlib.Path:
 def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[int, int] = DEMO_SIZE,
                  seed: int = 0, style: str = "tournament", die_to_checker: Optional[float] = None,
                  pose: Any = None, lighting: Any = None, dice_scatter: Optional[int] = None,
-                 thrown: Optional[dict] = None) -> Any:
+                 thrown: Optional[dict] = None, painter: Any = None) -> Any:
     """One frame of ``scene``: (H, W, 3) uint8 BGR, ``size`` (width, height) pixels.
     The board, checkers and hands by ``vision.render_board``; the dice (cocked
     dice lean 30 degrees; red, the top player's white when the dice have owners;
@@ -119,12 +119,20 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
     in that half clear of the bar, on the points, flat on top of a checker, against each other,
     at any turn; None: side by side on the half's middle line). ``thrown``: where the dice of
     each throw lie, kept across scenes (``dice_scatter`` -> spots), so that dice stay put while
-    checkers move around them."""
+    checkers move around them. ``painter``: draws the board and its checkers instead of
+    ``vision.render_board`` (a real board's photo with real checkers laid out on it): called as
+    ``painter(state, seed)`` with a ``vision.render_board.BoardState``, it returns a
+    ``vision.render_board.RenderedBoard`` (its ``image``, ``field_to_image`` and ``checkers`` are
+    used) and has a ``checker_diameter`` (canonical field units) and a ``checker_aspect`` (a
+    checker's height over its width in the canonical field); ``size``, ``style``, ``pose`` and
+    ``lighting`` are then unused, the dice are drawn in the board's plane
+    (:func:`vision.render_dice.draw_die_on_board`) and the hands over them
+    (:func:`vision.render_board.draw_hands`)."""
     import numpy as np
 
     from vision.registration import FIELD_HEIGHT, FIELD_WIDTH
     from vision.render_board import LOW_CONTRAST_STYLES, STYLES, BoardState, Hand, Lighting, render_board
-    from vision.render_dice import DIE_STYLES, draw_cube, draw_die
+    from vision.render_dice import DIE_STYLES, draw_cube, draw_die, draw_die_on_board
 
     points, bar, off = signed_to_points(scene.board, 0, layout)
     state = BoardState(
@@ -139,7 +147,13 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
     pose = pose or demo_pose(size)
     lighting = lighting or Lighting(shadows=0.4)
     # dice and cube go under the hands: draw the board without hands first
-    board = render_board(state, style=style, pose=pose, lighting=lighting, seed=seed)
+    if painter is None:
+        board = render_board(state, style=style, pose=pose, lighting=lighting, seed=seed)
+        geometry = {**STYLES, **LOW_CONTRAST_STYLES}[style].geometry
+        diameter = (1 - geometry.bar_width) / 12 * geometry.checker_diameter  # over the field's width
+    else:
+        board = painter(state, seed)
+        diameter = painter.checker_diameter / FIELD_WIDTH
     image = board.image.copy()
     h = board.field_to_image
 
@@ -150,11 +164,10 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
     left, right = to_image(0, 0.5), to_image(1, 0.5)
     field_px = ((right[0] - left[0]) ** 2 + (right[1] - left[1]) ** 2) ** 0.5
     cube_px = field_px * 0.05 * 1.1
-    geometry = {**STYLES, **LOW_CONTRAST_STYLES}[style].geometry
     if die_to_checker is None:
         die_px = field_px * 0.05
     else:
-        die_px = die_to_checker * field_px * (1 - geometry.bar_width) / 12 * geometry.checker_diameter
+        die_px = die_to_checker * field_px * diameter
     red = next((s for s in DIE_STYLES if s.name == "red"), DIE_STYLES[0])  # precision dice, clear on a light field
     white = next((s for s in DIE_STYLES if s.name == "white"), DIE_STYLES[0])
     spots: dict = {}
@@ -164,28 +177,36 @@ def render_scene(scene: Scene, layout: TableLayout = DEMO_LAYOUT, size: tuple[in
             inv = np.linalg.inv(h)
             at = np.array([[x, y, 1.0] for x, y, _, p in board.checkers if 1 <= p <= 24]).reshape(-1, 3) @ inv.T
             centres = np.column_stack([at[:, 0] / at[:, 2] / FIELD_WIDTH, at[:, 1] / at[:, 2] / FIELD_HEIGHT])
-            radius = 0.5 * (1 - geometry.bar_width) / 12 * geometry.checker_diameter
+            radius = 0.5 * diameter
             thrown[dice_scatter] = _thrown_dice(scene.dice, dice_scatter, die_px / field_px, centres, radius)
         spots = thrown[dice_scatter]
     for i, d in enumerate(scene.dice):
         yaw = 17.0 + 29.0 * d.slot + 7 * d.value
         if d.half is None:  # on the frame left of the field, at the owner's end (clear of the cube)
-            at = to_image(-0.058, (0.22 if d.owner == "top" else 0.66) + 0.12 * d.slot)
+            fx, fy = -0.058, (0.22 if d.owner == "top" else 0.66) + 0.12 * d.slot
         elif i in spots:
             (fx, fy), yaw = spots[i]
-            at = to_image(fx, fy)
         else:
-            at = to_image((0.70 if d.half == "right" else 0.20) + 0.10 * d.slot, 0.5)
+            fx, fy = (0.70 if d.half == "right" else 0.20) + 0.10 * d.slot, 0.5
         # two sets when the dice have owners: the bottom player's red, the top player's white
-        draw_die(image, at, die_px, d.value, yaw_deg=yaw,
-                 tilt_deg=30.0 if d.cocked else 0.0, tilt_dir_deg=40.0, style=white if d.owner == "top" else red)
+        lie = dict(yaw_deg=yaw, tilt_deg=30.0 if d.cocked else 0.0, tilt_dir_deg=40.0,
+                    style=white if d.owner == "top" else red)
+        if painter is None:
+            draw_die(image, to_image(fx, fy), die_px, d.value, **lie)
+        else:  # a photo's board seen obliquely: the die lies in its plane
+            draw_die_on_board(image, h, (fx * FIELD_WIDTH, fy * FIELD_HEIGHT), die_px / field_px * FIELD_WIDTH,
+                              d.value, aspect=painter.checker_aspect, **lie)
     # the cube lies on the frame left of the playing field (clear of the bar's
     # checkers and of the borne-off trays on the right): middle when centred,
     # at the owner's end otherwise
     value, place = scene.cube
     fy = {"centre": 0.5, "top": 0.1, "bottom": 0.9}[place]
     draw_cube(image, to_image(-0.058, fy), cube_px, value)
-    if hands:
+    if hands and painter is not None:
+        from vision.render_board import draw_hands
+
+        image, _ = draw_hands(image, h, hands, painter.checker_diameter)
+    elif hands:
         with_hands = render_board(state, style=style, pose=pose, lighting=lighting, hands=hands, seed=seed)
         mask = with_hands.hand_mask
         image[mask] = with_hands.image[mask]
@@ -226,12 +247,12 @@ def _thrown_dice(dice: tuple[DieSpec, ...], seed: int, side: float, checkers: An
 def render_script(script: Script, folder: pathlib.Path, fps: float = DEMO_FPS, size: tuple[int, int] = DEMO_SIZE,
                   layout: TableLayout = DEMO_LAYOUT, quality: int = 88, die_to_checker: Optional[float] = None,
                   style: str = "tournament", pose: Any = None, lighting: Any = None,
-                  dice_scatter: Optional[int] = None) -> int:
+                  dice_scatter: Optional[int] = None, painter: Any = None) -> int:
     """Write every frame of ``script`` into ``folder`` as ``frame00000.jpg``...
     (one render per distinct still scene, one per frame while a hand moves;
     repeats are hard links, or copies where links are not possible; frames of an
-    earlier run in ``folder`` are replaced). Returns the number of frames. ``die_to_checker``, ``style``, ``pose``, ``lighting`` and
-    ``dice_scatter``: as :func:`render_scene`."""
+    earlier run in ``folder`` are replaced). Returns the number of frames. ``die_to_checker``, ``style``, ``pose``, ``lighting``,
+    ``dice_scatter`` and ``painter``: as :func:`render_scene`."""
     import cv2
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -253,7 +274,7 @@ def render_script(script: Script, folder: pathlib.Path, fps: float = DEMO_FPS, s
                     shutil.copyfile(rendered[key], path)
             else:
                 image = render_scene(scene, layout, size, seed=len(rendered), style=style, die_to_checker=die_to_checker,
-                                     pose=pose, lighting=lighting, thrown=thrown,
+                                     pose=pose, lighting=lighting, thrown=thrown, painter=painter,
                                      dice_scatter=None if dice_scatter is None else dice_scatter * 1000 + throw)
                 if not cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, quality]):
                     raise OSError(f"cannot write {path}")

@@ -438,29 +438,7 @@ def render_board(
                                 borderMode=cv2.BORDER_TRANSPARENT)
 
     # Hands.
-    hand_mask = np.zeros((img_h, img_w), np.uint8)
-    hand_layer = image.copy()
-    for hand in hands:
-        cx, cy = _apply(f2i, np.array([[hand.at[0] * fw, hand.at[1] * fh]]))[0]
-        unit = np.linalg.norm(_apply(f2i, np.array([[pw, 0.0]]))[0] - _apply(f2i, np.array([[0.0, 0.0]]))[0])
-        r = hand.size * unit * 1.1
-        edge = {"bottom": (cx, img_h + r), "top": (cx, -r), "left": (-r, cy), "right": (img_w + r, cy)}[hand.from_edge]
-        cv2.line(hand_mask, (int(cx), int(cy)), (int(edge[0]), int(edge[1])), 255, int(1.3 * r))
-        cv2.ellipse(hand_mask, (int(cx), int(cy)), (int(r), int(r * 1.2)), 0, 0, 360, 255, -1)
-        ang = math.atan2(cy - edge[1], cx - edge[0])
-        for k in range(-2, 3):  # fingers
-            a = ang + k * 0.28
-            fx, fy = cx + math.cos(a) * r * 1.9, cy + math.sin(a) * r * 1.9
-            cv2.line(hand_mask, (int(cx), int(cy)), (int(fx), int(fy)), 255, max(2, int(0.32 * r)))
-        sleeve = np.zeros_like(hand_mask)
-        cv2.line(sleeve, (int(cx + (edge[0] - cx) * 0.45), int(cy + (edge[1] - cy) * 0.45)),
-                 (int(edge[0]), int(edge[1])), 255, int(1.5 * r))
-        hand_layer[hand_mask > 0] = hand.colour
-        hand_layer[sleeve > 0] = (40, 30, 30)
-        hand_mask |= sleeve
-    if hands:
-        soft = cv2.GaussianBlur(hand_mask.astype(np.float32) / 255, (0, 0), 2)[:, :, None]
-        image = (image * (1 - soft) + hand_layer * soft).astype(np.uint8)
+    image, hand_mask = draw_hands(image, f2i, hands, pw)
 
     # Light and sensor.
     out = image.astype(np.float32) * lighting.brightness
@@ -510,6 +488,45 @@ def render_board(
     return RenderedBoard(image, truth, field_img, f2i, tuple((float(a), float(b), c, p) for a, b, c, p in checkers),
                          covered)
 
+
+
+def draw_hands(image: np.ndarray, field_to_image: np.ndarray, hands: Sequence[Hand],
+               point_width: float) -> tuple[np.ndarray, np.ndarray]:
+    """``image`` ((H, W, 3) uint8 BGR, not changed) with ``hands`` drawn over it: a palm, five
+    fingers and an arm in a sleeve reaching in from the image's edge. ``field_to_image``: (3, 3)
+    homography from the canonical field (``FIELD_WIDTH`` x ``FIELD_HEIGHT``) to image pixels;
+    ``point_width``: a point's width in canonical field units (a palm of ``size`` 1 is about
+    two points wide). Returns the new image and its (H, W) uint8 mask, 255 under the hands."""
+    import cv2
+
+    img_h, img_w = image.shape[:2]
+    f2i = field_to_image
+    fw, fh = FIELD_WIDTH, FIELD_HEIGHT
+    pw = point_width
+    hand_mask = np.zeros((img_h, img_w), np.uint8)
+    hand_layer = image.copy()
+    for hand in hands:
+        cx, cy = _apply(f2i, np.array([[hand.at[0] * fw, hand.at[1] * fh]]))[0]
+        unit = np.linalg.norm(_apply(f2i, np.array([[pw, 0.0]]))[0] - _apply(f2i, np.array([[0.0, 0.0]]))[0])
+        r = hand.size * unit * 1.1
+        edge = {"bottom": (cx, img_h + r), "top": (cx, -r), "left": (-r, cy), "right": (img_w + r, cy)}[hand.from_edge]
+        cv2.line(hand_mask, (int(cx), int(cy)), (int(edge[0]), int(edge[1])), 255, int(1.3 * r))
+        cv2.ellipse(hand_mask, (int(cx), int(cy)), (int(r), int(r * 1.2)), 0, 0, 360, 255, -1)
+        ang = math.atan2(cy - edge[1], cx - edge[0])
+        for k in range(-2, 3):  # fingers
+            a = ang + k * 0.28
+            fx, fy = cx + math.cos(a) * r * 1.9, cy + math.sin(a) * r * 1.9
+            cv2.line(hand_mask, (int(cx), int(cy)), (int(fx), int(fy)), 255, max(2, int(0.32 * r)))
+        sleeve = np.zeros_like(hand_mask)
+        cv2.line(sleeve, (int(cx + (edge[0] - cx) * 0.45), int(cy + (edge[1] - cy) * 0.45)),
+                 (int(edge[0]), int(edge[1])), 255, int(1.5 * r))
+        hand_layer[hand_mask > 0] = hand.colour
+        hand_layer[sleeve > 0] = (40, 30, 30)
+        hand_mask |= sleeve
+    if hands:
+        soft = cv2.GaussianBlur(hand_mask.astype(np.float32) / 255, (0, 0), 2)[:, :, None]
+        image = (image * (1 - soft) + hand_layer * soft).astype(np.uint8)
+    return image, hand_mask
 
 def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
     homog = np.hstack([pts, np.ones((len(pts), 1))]) @ h.T

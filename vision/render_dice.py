@@ -403,3 +403,60 @@ def draw_cube(image: np.ndarray, center: tuple[float, float], size: float, value
     par = parallax if parallax is not None else (0.0, -oblique)
     top_center, _, _ = _draw_body(image, center, size, textures, rot, style, par, _LIGHT, shadow)
     return RenderedCube(value, top_center, place, size)
+
+
+def draw_die_on_board(image: np.ndarray, field_to_image: np.ndarray, at: tuple[float, float], side: float,
+                      value: int, *, aspect: float = 1.0, **pose) -> RenderedDie:
+    """Draw a die lying in the board's plane of a photo (a real board seen obliquely), in place:
+    the frame around the die is rectified (OpenCV's ``warpPerspective``) to a view from straight
+    above, the die drawn there by :func:`draw_die` (its shadow on the board's own pixels) and the
+    view warped back over the die's footprint only. A flat die's top face therefore lands in the
+    board's perspective, as a real one's does, where :func:`draw_die` on the photo itself would
+    draw a square of the image. ``image`` (H, W, 3) uint8 BGR; ``field_to_image`` (3, 3)
+    homography from canonical field units (``vision.registration.FIELD_WIDTH`` x
+    ``FIELD_HEIGHT``) to image pixels; ``at`` the die's centre and ``side`` its side, in
+    canonical field units (``side`` measured along the field's width); ``aspect``: canonical y
+    units a length of one x unit spans on the board (a checker's height over its width in the
+    canonical field); ``pose``: :func:`draw_die`'s keywords (``yaw_deg``, ``tilt_deg``,
+    ``style``...). Returns the :class:`RenderedDie` with its centre and box in image pixels.
+    Raises :class:`RenderError` as :func:`draw_die` does."""
+    import cv2
+
+    if not side > 0:
+        raise RenderError(f"die side must be positive, got {side}")
+    h = np.asarray(field_to_image, np.float64)
+
+    def to_image(x: float, y: float) -> np.ndarray:
+        v = h @ np.array([x, y, 1.0])
+        return v[:2] / v[2]
+
+    # pixels per field unit in the rectified view: about the die's own scale in the photo, twice
+    px = 2.0 * max(float(np.linalg.norm(to_image(at[0] + side, at[1]) - to_image(at[0], at[1]))),
+                   float(np.linalg.norm(to_image(at[0], at[1] + side * aspect) - to_image(at[0], at[1])))) / side
+    half = 1.6 * side  # the view reaches the die's shadow and a leaning die's sides
+    n = max(8, int(math.ceil(2 * half * px)))
+    # view pixel (u, v) -> field (at - half + u / px, at - half * aspect + v * aspect / px)
+    view_to_field = np.array([[1 / px, 0, at[0] - half], [0, aspect / px, at[1] - half * aspect], [0, 0, 1]])
+    view_to_image = h @ view_to_field
+    view = cv2.warpPerspective(image, np.linalg.inv(view_to_image), (n, n), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+    before = view.copy()
+    die = draw_die(view, (n / 2, n / 2), side * px, value, **pose)
+    changed = (cv2.absdiff(view, before).max(axis=2) > 0).astype(np.uint8) * 255
+    changed = cv2.dilate(changed, np.ones((3, 3), np.uint8))
+    size = (image.shape[1], image.shape[0])
+    back = cv2.warpPerspective(view, view_to_image, size, flags=cv2.INTER_LINEAR)
+    mask = cv2.warpPerspective(changed, view_to_image, size, flags=cv2.INTER_LINEAR)[..., None].astype(np.float32) / 255
+    image[:] = np.clip(image * (1 - mask) + back * mask, 0, 255).astype(np.uint8)
+
+    def view_point(p: tuple[float, float]) -> tuple[float, float]:
+        v = view_to_image @ np.array([p[0], p[1], 1.0])
+        return float(v[0] / v[2]), float(v[1] / v[2])
+
+    corners = np.array([view_point((die.box[0], die.box[1])), view_point((die.box[2], die.box[1])),
+                        view_point((die.box[2], die.box[3])), view_point((die.box[0], die.box[3]))])
+    box = (float(corners[:, 0].min()), float(corners[:, 1].min()), float(corners[:, 0].max()), float(corners[:, 1].max()))
+    c, r = die.center, die.size / 2  # the die's side in the photo: the square root of its top face's area there
+    face = np.array([view_point((c[0] + dx * r, c[1] + dy * r)) for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+    return dataclasses.replace(die, center=view_point(die.center), box=box,
+                               size=float(np.sqrt(abs(cv2.contourArea(face.astype(np.float32))))))
