@@ -21,7 +21,8 @@ of the stacks the label gives, the bar, the field's edges, points under a hand o
 photo's own dice and cube. Each frame is read as ``companion read PHOTO --corners=...`` reads it
 (:class:`vision.dice_plugin.DicePlugin`, the board registered from its labelled corners) and
 again as a calibrated board reads it (``calibrated``): with the board's die-like marks learned
-from the bare photo as ``companion calibrate`` learns them (:func:`vision.board_marks.find_marks`)
+from the bare photo as ``companion calibrate`` learns them (:func:`vision.board_marks.find_marks`; the
+label's checkers given as calibration gives the opening's, so a checker's printed mark moves with it)
 and the dice's size known as ``--learn-dice`` gives it (``die_scale``: their side over the
 board's die, :func:`vision.dice_size.board_die_px`; taken from the pasted dice, since the photos'
 own dice, of other sizes, would enter a measurement). Prints, per kind of
@@ -253,7 +254,11 @@ def main(argv: list[str] | None = None) -> int:
         if image is None or "corners" not in label:
             continue
         board = Board(image, label)
-        marks = find_marks([image], board.field, DicePlugin(args.models).reader, board_die_px(board.field, image.shape))
+        ch = board.checker[1]
+        on_board = [(cx, base + direction * (i + 0.5) * ch) for _, cx, base, direction, n in board.stacks
+                    for i in range(min(n, 5))]
+        marks = find_marks([image], board.field, DicePlugin(args.models).reader, board_die_px(board.field, image.shape),
+                           checkers=on_board)
         for r in range(args.rolls):
             source = list(by_source)[int(rng.integers(len(by_source)))]
             pool = by_source[source]

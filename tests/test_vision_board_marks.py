@@ -193,3 +193,77 @@ def test_the_dice_shown_to_learn_the_dice_are_no_marks(repo_root):
     assert near_dice(profile.board_marks) == 2
     learned, _ = learn_dice(image, profile)
     assert learned.die_scale is not None and near_dice(learned.board_marks) == 0
+
+
+@pytest.fixture(scope="module")
+def stars(shared_data):
+    """hough_test5 (navy checkers with a white star, red ones), its field, and its marks learned
+    with its checkers known, as calibration knows the opening's."""
+    import cv2
+
+    from vision.calibrate import checker_centres
+    from vision.evaluate import label_truth
+    from vision.registration import field_from_corners
+
+    label = json.loads((shared_data / "boards" / "labels" / "hough_test5.json").read_text())
+    image = cv2.imread(str(shared_data / "boards" / label["file"]))
+    truth = label_truth(label)
+    field = field_from_corners(truth["corners"], (image.shape[1], image.shape[0]), validate=False)
+    counts = [n if p not in truth["occluded"] else 0 for p, (n, _) in enumerate(truth["points"], start=1)]
+    die_px = board_die_px(field, image.shape)
+    marks = find_marks([image], field, DicePlugin().reader, die_px, checkers=checker_centres(field, counts))
+    return image, field, die_px, marks
+
+
+def _empty_spot(field, image):
+    """Image pixels of a spot of the field's right half between the rows of points, a point from
+    the bar: no checker lies there in hough_test5 (the maker's logo, a star, lies further right)."""
+    x = field.bar_x1 + 0.8 * field.point_width
+    return tuple(float(v) for v in field.to_image(np.array([[x, field.size[1] / 2]]))[0])
+
+
+def test_a_checker_s_printed_mark_goes_where_the_checker_goes(stars):
+    import cv2
+
+    image, field, die_px, marks = stars
+    on = [m for m in marks.marks if m.on_checker]
+    assert len(on) >= 3  # the navy checkers' stars
+    mark = max(on, key=lambda m: m.scale)
+    side = mark.scale * die_px
+    at = field.to_image(np.array([mark.center]))[0]
+    r = int(round(0.6 * side))
+    x, y = int(round(at[0])), int(round(at[1]))
+    disc = image[y - r:y + r, x - r:x + r]
+    moved = image.copy()
+    tx, ty = (int(round(v)) for v in _empty_spot(field, image))
+    turned = cv2.warpAffine(disc, cv2.getRotationMatrix2D((r, r), 135, 1.0), (2 * r, 2 * r), borderMode=cv2.BORDER_REFLECT)
+    circle = np.hypot(*np.mgrid[-r:r, -r:r]) < 0.5 * side
+    moved[ty - r:ty + r, tx - r:tx + r][circle] = turned[circle]
+    assert marks.covered(moved, field, die_px, [((tx, ty), side)]) == [True]
+    assert marks.covered(image, field, die_px, [((tx, ty), side)]) == [False]  # no checker there before
+
+
+def test_a_die_is_not_taken_for_a_checker_s_mark(stars):
+    from vision.render_dice import DIE_STYLES, draw_die
+
+    image, field, die_px, marks = stars
+    spot = _empty_spot(field, image)
+    jumbo = 0.9 * max(m.scale for m in marks.marks if m.on_checker) * die_px  # as large as a checker's print
+    for side in (die_px, jumbo):
+        for value in range(1, 7):
+            for style in DIE_STYLES:
+                frame = image.copy()
+                draw_die(frame, spot, side, value, yaw_deg=20.0 * value, style=style)
+                assert marks.covered(frame, field, die_px, [(spot, side)]) == [False], (side, value, style.name)
+
+
+def test_a_checker_s_mark_goes_through_the_profile_json(tmp_path, stars):
+    _, _, _, marks = stars
+    path = save_profile(Profile(name="t", corners=np.eye(4, 2) * 100 + 1, board_marks=marks), tmp_path / "p.json")
+    back = load_profile(path).board_marks
+    assert [m.on_checker for m in back.marks] == [m.on_checker for m in marks.marks]
+    assert any(m.on_checker for m in back.marks) and not all(m.on_checker for m in back.marks)
+    bad = marks.to_dict()
+    bad["marks"][0]["on_checker"] = "yes"
+    with pytest.raises(BoardMarksError, match="true or false"):
+        BoardMarks.from_dict(bad)

@@ -12,6 +12,13 @@ scale and shift but do not lower): a die that lands there, or a hand over it, ch
 and the die is read as before. A die of the calibration frame read surely at several sizes
 (:data:`SURE`, :data:`SURE_AT`) is not a mark: the players' dice may lie on the board when it
 is calibrated.
+
+A mark printed on a checker (a star, a logo: ``on_checker``, the mark lies on a checker of the
+calibration frame) goes where its checker goes and turns with it: a candidate read as a die
+anywhere is "not a die" when the middle of its spot, the checker's disc, looks as the mark's
+did at some turn (:data:`CHECKER_MATCH`, :data:`TURNS`) and the candidate is boxed about as large
+as the print (:data:`CHECKER_SIZE`); the point under the checker, and so the patch's rim,
+changes as the checker moves.
 """
 
 from __future__ import annotations
@@ -51,6 +58,26 @@ SURE = 0.9
 SURE_AT = 3
 #: Candidates read as dice (values together at least this) are tested against the marks.
 TESTED = 0.3
+#: A mark within this many checker widths of a checker's centre of the calibration frame lies on
+#: that checker ...
+ON_CHECKER = 0.5
+#: ... and is the checker's own print when it is read at this many checker widths or more (a
+#: star or logo covers the checker's face; a smaller die-like spot on a checker is taken for
+#: where it lies: a disc a die wide has too little in it to tell a print from a die).
+CHECKER_PRINT = 0.75
+#: A candidate shows a checker's print when their discs' correlation reaches this and it is boxed
+#: at least :data:`CHECKER_SIZE` times the print's side. Chosen on game 602 of
+#: ``benchmarks/photo_games.py`` (hough_test5's navy checkers with a white star: a moved checker
+#: read as a die, boxed 0.73-1.03 times its print, correlates 0.87-0.95 at best) and on the real
+#: dice of the training fold pasted on the real photos (``benchmarks/real_dice_on_boards.py
+#: --fold 1``, the label's checkers known: real dice boxed 0.6 times a print or more correlate
+#: 0.85 at most; at 0.8 and any size, 8 of the 581 dice read calibrated were lost).
+CHECKER_MATCH = 0.86
+CHECKER_SIZE = 0.7
+#: The turns (degrees) a checker's mark is compared at.
+TURNS = tuple(range(0, 360, 45))
+#: The disc compared: this fraction of a checker's radius (clear of its rim and the point).
+DISC = 0.8
 
 
 class BoardMarksError(ValueError):
@@ -61,11 +88,13 @@ class BoardMarksError(ValueError):
 class Mark:
     """One spot of the board that looks like a die: ``center`` canonical field pixels (x, y),
     ``scale`` its side over the board's die (:func:`vision.dice_size.board_die_px`), ``patch``
-    (:data:`PATCH`, :data:`PATCH`) uint8 grey, :data:`CONTEXT` times its side."""
+    (:data:`PATCH`, :data:`PATCH`) uint8 grey, :data:`CONTEXT` times its side; ``on_checker``: it
+    is printed on a checker, which moves (see the module's doc)."""
 
     center: tuple[float, float]
     scale: float
     patch: np.ndarray
+    on_checker: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -84,7 +113,10 @@ class BoardMarks:
         whose spot in ``image_bgr`` ((H, W, 3) uint8 BGR, registered as ``field``, whose
         tournament die is ``die_px`` pixels: :func:`vision.dice_size.board_die_px`) still looks
         as at calibration (correlation at least :data:`MATCH` within :data:`SHIFT` of its
-        side). The marks are placed in the image once for all of ``dice``."""
+        side), or on the spot of a checker whose mark it shows (``on_checker`` marks, anywhere:
+        :func:`_checker_correlation` at least :data:`CHECKER_MATCH`, boxed at :data:`CHECKER_SIZE`
+        of the mark's side or more). The marks are placed in
+        the image once for all of ``dice``."""
         if not self.marks or not dice:
             return [False] * len(dice)
         at = field.to_image(np.array([m.center for m in self.marks], np.float64))
@@ -93,20 +125,24 @@ class BoardMarks:
             hit = False
             for mark, xy in zip(self.marks, at):
                 mark_side = mark.scale * die_px
-                if np.hypot(xy[0] - center[0], xy[1] - center[1]) > NEAR * max(side, mark_side):
-                    continue
-                if _correlation(image_bgr, (float(xy[0]), float(xy[1])), mark_side, mark.patch) >= MATCH:
-                    hit = True
+                if mark.on_checker:
+                    hit = (side >= CHECKER_SIZE * mark_side
+                           and _checker_correlation(image_bgr, center, mark_side, mark.patch) >= CHECKER_MATCH)
+                elif np.hypot(xy[0] - center[0], xy[1] - center[1]) <= NEAR * max(side, mark_side):
+                    hit = _correlation(image_bgr, (float(xy[0]), float(xy[1])), mark_side, mark.patch) >= MATCH
+                if hit:
                     break
             out.append(hit)
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form: ``{"patch": 16, "marks": [{"x", "y", "scale", "grey"}]}``, ``x``, ``y``
-        canonical field pixels, ``grey`` the patch's bytes in base64, row by row."""
+        """The JSON form: ``{"patch": 16, "marks": [{"x", "y", "scale", "grey"[, "on_checker"]}]}``,
+        ``x``, ``y`` canonical field pixels, ``grey`` the patch's bytes in base64, row by row,
+        ``on_checker`` true for a checker's mark (absent: false)."""
         return {"patch": PATCH, "marks": [
             {"x": round(float(m.center[0]), 2), "y": round(float(m.center[1]), 2), "scale": round(float(m.scale), 4),
-             "grey": base64.b64encode(np.ascontiguousarray(m.patch, np.uint8).tobytes()).decode("ascii")}
+             "grey": base64.b64encode(np.ascontiguousarray(m.patch, np.uint8).tobytes()).decode("ascii"),
+             **({"on_checker": True} if m.on_checker else {})}
             for m in self.marks]}
 
     @classmethod
@@ -124,7 +160,10 @@ class BoardMarks:
                 center, scale = (float(m["x"]), float(m["y"])), float(m["scale"])
                 if not (np.isfinite(center).all() and np.isfinite(scale) and scale > 0):
                     raise BoardMarksError("a board mark's place or size is not a positive finite number")
-                marks.append(Mark(center, scale, grey.reshape(PATCH, PATCH).copy()))
+                on_checker = m.get("on_checker", False)
+                if not isinstance(on_checker, bool):
+                    raise BoardMarksError("a board mark's on_checker must be true or false")
+                marks.append(Mark(center, scale, grey.reshape(PATCH, PATCH).copy(), on_checker))
             return cls(tuple(marks))
         except BoardMarksError:
             raise
@@ -158,8 +197,41 @@ def _correlation(image_bgr: np.ndarray, center: tuple[float, float], side: float
     return float(cv2.matchTemplate(spot, patch.astype(np.float32), cv2.TM_CCOEFF_NORMED).max())
 
 
+def _checker_correlation(image_bgr: np.ndarray, center: tuple[float, float], side: float, patch: np.ndarray) -> float:
+    """The best normalised cross-correlation between the disc (:data:`DISC` of the checker's
+    radius, the checker ``side`` image pixels wide) in the middle of a checker's mark ``patch``,
+    turned by each of :data:`TURNS`, and the disc around ``center`` (image pixels) of
+    ``image_bgr`` shifted by up to :data:`SHIFT` of ``side``; -1 where the frame's disc is blank."""
+    import cv2
+
+    pad = max(int(round(SHIFT * PATCH / CONTEXT)), 1)
+    spot = grey_patch(image_bgr, center, side, pad)
+    c = (PATCH - 1) / 2
+    yy, xx = np.mgrid[0:PATCH, 0:PATCH]
+    disc = np.hypot(yy - c, xx - c) <= DISC * PATCH / CONTEXT / 2
+    n = 2 * pad + 1
+    # every shift's disc of the frame, as rows: (n * n, pixels)
+    windows = np.lib.stride_tricks.sliding_window_view(spot, (PATCH, PATCH))[:n, :n].reshape(n * n, PATCH, PATCH)
+    s = windows[:, disc].astype(np.float64)
+    s -= s.mean(axis=1, keepdims=True)
+    s_norm = np.sqrt((s * s).sum(axis=1))
+    if float(s_norm.max()) < MIN_CONTRAST / 2 * np.sqrt(disc.sum()):
+        return -1.0
+    best = -1.0
+    for turn in TURNS:
+        m = cv2.getRotationMatrix2D((c, c), float(turn), 1.0)
+        t = cv2.warpAffine(patch.astype(np.float32), m, (PATCH, PATCH), borderMode=cv2.BORDER_REPLICATE)[disc]
+        t = t.astype(np.float64) - t.mean()
+        t_norm = float(np.sqrt((t * t).sum()))
+        if t_norm == 0:
+            continue
+        best = max(best, float(((s @ t) / (s_norm * t_norm + 1e-9)).max()))
+    return best
+
+
 def find_marks(frames: Sequence[np.ndarray], field: Any, reader: Any, die_px: float,
-               scales: Sequence[float] = SCALES) -> BoardMarks:
+               scales: Sequence[float] = SCALES,
+               checkers: Sequence[tuple[float, float]] = ()) -> BoardMarks:
     """The die-like marks of the board registered as ``field`` in ``frames`` (each (H, W, 3)
     uint8 BGR: the calibration frame, and the empty board's when there is one, of one size).
     Each frame is scanned (:meth:`vision.dice.DiceReader.scan` of ``reader``, without its
@@ -169,7 +241,10 @@ def find_marks(frames: Sequence[np.ndarray], field: Any, reader: Any, die_px: fl
     place is a mark, at its most die-like reading, unless it is read as a value at :data:`SURE`
     at :data:`SURE_AT` sizes or more (a die lying there), or its patch is blank
     (:data:`MIN_CONTRAST`). A mark may lie under the cube, which reads at some sizes as a die:
-    :meth:`vision.dice.DiceReader.unmark` keeps the cube's reading."""
+    :meth:`vision.dice.DiceReader.unmark` keeps the cube's reading. ``checkers``: the canonical
+    field centres of the checkers of the first frame (the opening's, when calibration knows it);
+    a mark within :data:`ON_CHECKER` of a checker's width of one, read at :data:`CHECKER_PRINT`
+    of a checker's width or more, is ``on_checker``."""
     die = die_px
     marks: list[Mark] = []
     saved, reader.marks = getattr(reader, "marks", None), None
@@ -207,8 +282,12 @@ def find_marks(frames: Sequence[np.ndarray], field: Any, reader: Any, die_px: fl
                 if float(grey.std()) < MIN_CONTRAST:
                     continue
                 fx, fy = field.to_field(np.array([[sp["x"], sp["y"]]], np.float64))[0]
+                cw = field.checker_size[0]
+                ends = field.to_image(np.array([[fx - cw / 2, fy], [fx + cw / 2, fy]], np.float64))
+                on_checker = (frame is frames[0] and sp["side"] >= CHECKER_PRINT * float(np.linalg.norm(ends[1] - ends[0]))
+                              and any(np.hypot(fx - cx, fy - cy) <= ON_CHECKER * cw for cx, cy in checkers))
                 marks.append(Mark((float(fx), float(fy)), float(sp["side"] / die),
-                                  np.clip(np.round(grey), 0, 255).astype(np.uint8)))
+                                  np.clip(np.round(grey), 0, 255).astype(np.uint8), on_checker))
     finally:
         reader.marks = saved
     return BoardMarks(tuple(marks))

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import pathlib
-from typing import TYPE_CHECKING, Callable, Mapping, Optional
+from typing import TYPE_CHECKING, Callable, Mapping, Optional, Sequence
 
 import numpy as np
 
@@ -134,6 +134,7 @@ def calibrate_board(image_bgr: np.ndarray, corners: Optional[np.ndarray] = None,
     field = field_from_corners(corners, (w, h), orientation, camera=camera)
     learned = None
     model = None
+    counts: Sequence[int] = ()  # the checkers of each point of the frame, where calibration knows them
     if learn == "opening":
         from vision.board_learning import BoardLearningError, learn_board
         from vision.learned_checkers import PointModel
@@ -145,6 +146,7 @@ def calibrate_board(image_bgr: np.ndarray, corners: Optional[np.ndarray] = None,
             raise CalibrationError(str(exc)) from None
         colours = CheckerColours(learned.light, learned.dark)
         model = model.with_head(learned.head)
+        counts = [{**OPENING_NEAR, **OPENING_FAR}.get(p, 0) for p in range(1, 25)]
     elif learn == "none":
         colours = None
     elif learn == "reading":
@@ -153,22 +155,37 @@ def calibrate_board(image_bgr: np.ndarray, corners: Optional[np.ndarray] = None,
             raise CalibrationError("could not find two checker colours in this frame; "
                                    "use a frame with both sets in view or --learn opening")
         colours = reading.colour_model
+        counts = list(reading.counts)
     else:
         raise CalibrationError(f"learn must be 'opening', 'reading' or 'none', got {learn!r}")
     profile = Profile(name=name, image_size=(w, h), corners=np.asarray(corners, float),
                       aruco=aruco, orientation=orientation,
                       camera=camera, colours=colours, settings=settings, notes=notes,
-                      board_marks=board_marks([f for f in (image_bgr, empty_bgr) if f is not None], field))
+                      board_marks=board_marks([f for f in (image_bgr, empty_bgr) if f is not None], field,
+                                              checker_centres(field, counts)))
     obs = BoardReader(field=field, settings=settings, colours=colours, orientation=orientation,
                       point_model=model).read(image_bgr)
     return profile, obs, learned
 
 
-def board_marks(frames: list[np.ndarray], field: Field) -> Optional[BoardMarks]:
+def checker_centres(field: Field, counts: Sequence[int]) -> list[tuple[float, float]]:
+    """The canonical field centres of the checkers of points 1..24 holding ``counts`` (24
+    numbers, or none), the first five of a point in its line."""
+    out = []
+    for p, n in enumerate(counts, start=1):
+        g = field.point(p)
+        ch = field.checker_size[1]
+        out += [(g.centre_x, g.base_y + g.direction * (i + 0.5) * ch) for i in range(min(int(n), 5))]
+    return out
+
+
+def board_marks(frames: list[np.ndarray], field: Field,
+                checkers: Sequence[tuple[float, float]] = ()) -> Optional[BoardMarks]:
     """The die-like marks of the board registered as ``field`` in ``frames`` ((H, W, 3) uint8
     BGR: the calibration frame, and the empty board's when given;
-    :func:`vision.board_marks.find_marks`), or ``None`` when the dice models are missing (no
-    dice are read then either)."""
+    :func:`vision.board_marks.find_marks`; ``checkers``: the calibration frame's checkers'
+    canonical centres, whose marks move with them), or ``None`` when the dice models are
+    missing (no dice are read then either)."""
     from vision.board_marks import find_marks
     from vision.dice import DiceReader
     from vision.dice_size import board_die_px
@@ -177,7 +194,7 @@ def board_marks(frames: list[np.ndarray], field: Field) -> Optional[BoardMarks]:
         reader = DiceReader()
     except FileNotFoundError:
         return None
-    return find_marks(frames, field, reader, board_die_px(field, frames[0].shape))
+    return find_marks(frames, field, reader, board_die_px(field, frames[0].shape), checkers=checkers)
 
 
 def save_calibration(profile: Profile, learned: Optional[LearnedBoard], out: str | pathlib.Path) -> Profile:
