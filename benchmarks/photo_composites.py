@@ -117,6 +117,37 @@ def cut_discs(image: np.ndarray, label: dict[str, Any]) -> Discs:
     return out
 
 
+def labelled_photos(data: pathlib.Path) -> list[tuple[str, dict[str, Any], np.ndarray]]:
+    """``(name, label, image)`` of each labelled photo under ``data`` (``labels/*.json`` and the
+    images they name) that can be read and has its field's corners labelled, by name; the
+    image (H, W, 3) uint8 BGR."""
+    import cv2
+
+    labels = sorted((data / "labels").glob("*.json")) if (data / "labels").is_dir() else []
+    loaded = []
+    for path in labels:
+        label = json.loads(path.read_text())
+        image = cv2.imread(str(data / label.get("file", "")))
+        if image is not None and "corners" in label:
+            loaded.append((path.stem, label, image))
+    return loaded
+
+
+def empty_board(loaded: list[tuple[str, dict[str, Any], np.ndarray]]) -> Optional[tuple[str, np.ndarray, np.ndarray, Any]]:
+    """The first photo of ``loaded`` (:func:`labelled_photos`) labelled ``empty_board``:
+    ``(name, image, corners, field)``, its (4, 2) labelled field corners (image pixels) and
+    :class:`vision.registration.Field`; None when there is none."""
+    from vision.evaluate import label_truth
+    from vision.registration import field_from_corners
+
+    boards = [x for x in loaded if x[1].get("empty_board")]
+    if not boards:
+        return None
+    name, label, image = boards[0]
+    corners = np.asarray(label_truth(label)["corners"], float)
+    return name, image, corners, field_from_corners(corners, (image.shape[1], image.shape[0]), validate=False)
+
+
 def lay_out(board: np.ndarray, field: Any, state: Any, discs: Discs, rng: np.random.Generator) -> np.ndarray:
     """``state`` (:class:`vision.render_board.BoardState`) laid out with ``discs`` on ``board``
     ((H, W, 3) uint8 BGR, the empty board's photo registered as ``field``): a new image."""
@@ -191,23 +222,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.positions < 1:
         print("error: --positions must be at least 1", file=sys.stderr)
         return 2
-    labels = sorted((args.data / "labels").glob("*.json")) if (args.data / "labels").is_dir() else []
-    loaded = []
-    for path in labels:
-        label = json.loads(path.read_text())
-        image = cv2.imread(str(args.data / label.get("file", "")))
-        if image is not None and "corners" in label:
-            loaded.append((path.stem, label, image))
-    boards = [x for x in loaded if x[1].get("empty_board")]
-    if not boards:
+    loaded = labelled_photos(args.data)
+    found = empty_board(loaded)
+    if found is None:
         print(f"error: no labelled empty board under {args.data}", file=sys.stderr)
         return 2
-    from vision.evaluate import label_truth
-    from vision.registration import field_from_corners
-
-    board_name, board_label, board = boards[0]
-    corners = label_truth(board_label)["corners"]
-    field = field_from_corners(corners, (board.shape[1], board.shape[0]), validate=False)
+    board_name, board, corners, field = found
     reader = BoardReader(field=field)
     rows = []
     for name, label, image in loaded:

@@ -29,7 +29,6 @@ the board's frame seen from another camera, a camera that moves, real dice and r
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import pathlib
 import sys
@@ -43,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_rendered_games import calibrate, game_script, judge_game, new_totals, report, slip_in_bad_frames, still_frames  # noqa: E402
-from photo_composites import LINE, Discs, cut_discs  # noqa: E402
+from photo_composites import LINE, Discs, cut_discs, empty_board, labelled_photos  # noqa: E402
 
 #: The rectified view of the board reaches this fraction of the field's width beyond its edges.
 MARGIN = 0.15
@@ -141,8 +140,6 @@ def main(argv: list[str] | None = None) -> int:
     import cv2
 
     from companion.demo import DEMO_LAYOUT, demo_corners_arg, game_camera, render_script
-    from vision.evaluate import label_truth
-    from vision.registration import field_from_corners
     from vision.render_board import BoardState
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -161,20 +158,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 1:
         print("error: --games must be at least 1", file=sys.stderr)
         return 2
-    labels = sorted((args.data / "labels").glob("*.json")) if (args.data / "labels").is_dir() else []
-    loaded = []
-    for path in labels:
-        label = json.loads(path.read_text())
-        image = cv2.imread(str(args.data / label.get("file", "")))
-        if image is not None and "corners" in label:
-            loaded.append((path.stem, label, image))
-    boards = [x for x in loaded if x[1].get("empty_board")]
-    if not boards:
+    loaded = labelled_photos(args.data)
+    found = empty_board(loaded)
+    if found is None:
         print(f"error: no labelled empty board under {args.data}", file=sys.stderr)
         return 2
-    board_name, board_label, board = boards[0]
-    corners = np.asarray(label_truth(board_label)["corners"], float)
-    field = field_from_corners(corners, (board.shape[1], board.shape[0]), validate=False)
+    board_name, board, _, field = found
     totals = new_totals()
     differing: list = []
     all_differ: list = []

@@ -83,3 +83,11 @@ def test_a_game_on_the_photo_board_is_judged_as_it_was_played(shared_data, tmp_p
     assert got["illegal_plays"] == got["accusations"] >= 1
     assert got["still_frames"] >= 20 and got["still_points_right"] >= 0.99 * got["still_points"]
     assert "game 607" in capsys.readouterr().out
+
+
+def test_nothing_to_compose_is_one_clear_line(tmp_path, capsys):
+    assert main(["--games", "0"]) == 2
+    assert "--games must be at least 1" in capsys.readouterr().err
+    assert main(["--data", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: no labelled empty board") and len(err.strip().splitlines()) == 1
