@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import functools
 from typing import Any, Sequence
 
 import numpy as np
@@ -96,6 +97,24 @@ class Mark:
     patch: np.ndarray
     on_checker: bool = False
 
+    @functools.cached_property
+    def turned_discs(self) -> np.ndarray:
+        """(len(:data:`TURNS`), pixels) float64: the disc of :func:`_disc` of ``patch`` turned by
+        each of :data:`TURNS`, less its mean, each row of unit norm (a blank disc's row is zero);
+        computed once, for :func:`_checker_correlation`."""
+        import cv2
+
+        c = (PATCH - 1) / 2
+        disc = _disc()
+        rows = []
+        for turn in TURNS:
+            m = cv2.getRotationMatrix2D((c, c), float(turn), 1.0)
+            t = cv2.warpAffine(self.patch.astype(np.float32), m, (PATCH, PATCH), borderMode=cv2.BORDER_REPLICATE)[disc]
+            t = t.astype(np.float64) - t.mean()
+            norm = float(np.sqrt((t * t).sum()))
+            rows.append(t / norm if norm > 0 else t)
+        return np.array(rows)
+
 
 @dataclasses.dataclass(frozen=True)
 class BoardMarks:
@@ -127,7 +146,7 @@ class BoardMarks:
                 mark_side = mark.scale * die_px
                 if mark.on_checker:
                     hit = (side >= CHECKER_SIZE * mark_side
-                           and _checker_correlation(image_bgr, center, mark_side, mark.patch) >= CHECKER_MATCH)
+                           and _checker_correlation(image_bgr, center, mark_side, mark) >= CHECKER_MATCH)
                 elif np.hypot(xy[0] - center[0], xy[1] - center[1]) <= NEAR * max(side, mark_side):
                     hit = _correlation(image_bgr, (float(xy[0]), float(xy[1])), mark_side, mark.patch) >= MATCH
                 if hit:
@@ -197,18 +216,22 @@ def _correlation(image_bgr: np.ndarray, center: tuple[float, float], side: float
     return float(cv2.matchTemplate(spot, patch.astype(np.float32), cv2.TM_CCOEFF_NORMED).max())
 
 
-def _checker_correlation(image_bgr: np.ndarray, center: tuple[float, float], side: float, patch: np.ndarray) -> float:
-    """The best normalised cross-correlation between the disc (:data:`DISC` of the checker's
-    radius, the checker ``side`` image pixels wide) in the middle of a checker's mark ``patch``,
-    turned by each of :data:`TURNS`, and the disc around ``center`` (image pixels) of
-    ``image_bgr`` shifted by up to :data:`SHIFT` of ``side``; -1 where the frame's disc is blank."""
-    import cv2
-
-    pad = max(int(round(SHIFT * PATCH / CONTEXT)), 1)
-    spot = grey_patch(image_bgr, center, side, pad)
+def _disc() -> np.ndarray:
+    """(PATCH, PATCH) bool: the disc in the middle of a mark's patch that a checker's print is
+    compared on (:data:`DISC` of the checker's radius)."""
     c = (PATCH - 1) / 2
     yy, xx = np.mgrid[0:PATCH, 0:PATCH]
-    disc = np.hypot(yy - c, xx - c) <= DISC * PATCH / CONTEXT / 2
+    return np.hypot(yy - c, xx - c) <= DISC * PATCH / CONTEXT / 2
+
+
+def _checker_correlation(image_bgr: np.ndarray, center: tuple[float, float], side: float, mark: Mark) -> float:
+    """The best normalised cross-correlation between the disc in the middle of a checker's
+    ``mark`` (:attr:`Mark.turned_discs`: turned by each of :data:`TURNS`; the checker ``side``
+    image pixels wide) and the disc around ``center`` (image pixels) of ``image_bgr`` shifted by
+    up to :data:`SHIFT` of ``side``; -1 where the frame's disc is blank."""
+    pad = max(int(round(SHIFT * PATCH / CONTEXT)), 1)
+    spot = grey_patch(image_bgr, center, side, pad)
+    disc = _disc()
     n = 2 * pad + 1
     # every shift's disc of the frame, as rows: (n * n, pixels)
     windows = np.lib.stride_tricks.sliding_window_view(spot, (PATCH, PATCH))[:n, :n].reshape(n * n, PATCH, PATCH)
@@ -217,16 +240,7 @@ def _checker_correlation(image_bgr: np.ndarray, center: tuple[float, float], sid
     s_norm = np.sqrt((s * s).sum(axis=1))
     if float(s_norm.max()) < MIN_CONTRAST / 2 * np.sqrt(disc.sum()):
         return -1.0
-    best = -1.0
-    for turn in TURNS:
-        m = cv2.getRotationMatrix2D((c, c), float(turn), 1.0)
-        t = cv2.warpAffine(patch.astype(np.float32), m, (PATCH, PATCH), borderMode=cv2.BORDER_REPLICATE)[disc]
-        t = t.astype(np.float64) - t.mean()
-        t_norm = float(np.sqrt((t * t).sum()))
-        if t_norm == 0:
-            continue
-        best = max(best, float(((s @ t) / (s_norm * t_norm + 1e-9)).max()))
-    return best
+    return float(((s @ mark.turned_discs.T) / (s_norm[:, None] + 1e-9)).max())
 
 
 def find_marks(frames: Sequence[np.ndarray], field: Any, reader: Any, die_px: float,
