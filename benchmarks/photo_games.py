@@ -151,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="dice whose side is R times a checker's diameter (default: the demo's, 1/20 of the field)")
     ap.add_argument("--checkers", nargs="+", default=None, metavar="NAME",
                     help="only the checkers of these photos (label names, e.g. test8)")
-    ap.add_argument("--empty", action="store_true", help="give calibration the empty board's photo too (--empty)")
+    ap.add_argument("--empty", action="store_true", help="give calibration a frame of the empty board too (companion calibrate --empty)")
     ap.add_argument("--keep", type=pathlib.Path, default=None, help="keep each game's frames and events here")
     ap.add_argument("--json", default=None, help="write the figures here")
     args = ap.parse_args(argv)
@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     totals = new_totals()
     differing: list = []
     all_differ: list = []
-    g = args.first
+    g = args.first - 1
     with tempfile.TemporaryDirectory() as tmp:
         root = args.keep or pathlib.Path(tmp)
         for name, label, image in loaded:
@@ -178,6 +178,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{name}: not both checker sets readable, skipped")
                 continue
             for _ in range(args.games):
+                g += 1
                 script = game_script(g)
                 folder = root / f"game{g}_{name}"
                 pose = game_camera(1000 + g)[0]
@@ -196,7 +197,6 @@ def main(argv: list[str] | None = None) -> int:
                 if refused:
                     differing.append(f"game {g} ({name}'s checkers): calibration refused: {refused}")
                     print(differing[-1], flush=True)
-                    g += 1
                     continue
                 still = still_frames(script, folder, profile, DEMO_LAYOUT, corners_arg)
                 for k, v in still.items():
@@ -204,7 +204,6 @@ def main(argv: list[str] | None = None) -> int:
                 judge_game(script, folder, ["--calibration", str(profile)], True, totals, differing, all_differ,
                            len(frames) + 2, f"game {g}", {"game": g, "checkers": name, "board": board_name},
                            keep=args.keep is not None)
-                g += 1
     report(totals, differing, all_differ, args.json)
     return 0
 
