@@ -40,6 +40,10 @@ SHIFT = 0.25
 #: A candidate within this many times its own (or the mark's, the larger) side of a mark is
 #: tested against it.
 NEAR = 0.6
+#: Readings of one place at calibration whose sides differ more than this many times are two
+#: marks: a checker's print read whole, and a spot of it (a highlight, a point of the star) read
+#: as a small die, which a die landing on it must change.
+SAME_SIZE = 1.6
 #: The spot still looks as at calibration when the patches' normalised cross-correlation
 #: reaches this.
 MATCH = 0.8
@@ -243,6 +247,13 @@ def _checker_correlation(image_bgr: np.ndarray, center: tuple[float, float], sid
     return float(((s @ mark.turned_discs.T) / (s_norm[:, None] + 1e-9)).max())
 
 
+def _same_spot(a: tuple[float, float], a_side: float, b: tuple[float, float], b_side: float) -> bool:
+    """Whether two readings (centres and sides, image pixels) are of one thing: within
+    :data:`NEAR` of the larger side, and sides within :data:`SAME_SIZE` of each other."""
+    big, small = max(a_side, b_side), min(a_side, b_side)
+    return bool(np.hypot(a[0] - b[0], a[1] - b[1]) < NEAR * big and big <= SAME_SIZE * small)
+
+
 def find_marks(frames: Sequence[np.ndarray], field: Any, reader: Any, die_px: float,
                scales: Sequence[float] = SCALES,
                checkers: Sequence[tuple[float, float]] = ()) -> BoardMarks:
@@ -251,9 +262,10 @@ def find_marks(frames: Sequence[np.ndarray], field: Any, reader: Any, die_px: fl
     Each frame is scanned (:meth:`vision.dice.DiceReader.scan` of ``reader``, without its
     marks) for dice of the board's die (``die_px`` pixels, :func:`vision.dice_size.board_die_px`)
     times each of ``scales``; the candidates whose values together
-    reach :data:`DIE_LIKE` (the cube's column not the likeliest) are grouped by place, and each
-    place is a mark, at its most die-like reading, unless it is read as a value at :data:`SURE`
-    at :data:`SURE_AT` sizes or more (a die lying there), or its patch is blank
+    reach :data:`DIE_LIKE` (the cube's column not the likeliest) are grouped by place and size
+    (:data:`SAME_SIZE`: a checker's print and a spot of it are two), and each group is a mark, at
+    its most die-like reading, unless its place is read as a value at :data:`SURE` at
+    :data:`SURE_AT` sizes or more (a die lying there), or its patch is blank
     (:data:`MIN_CONTRAST`). A mark may lie under the cube, which reads at some sizes as a die:
     :meth:`vision.dice.DiceReader.unmark` keeps the cube's reading. ``checkers``: the canonical
     field centres of the checkers of the first frame (the opening's, when calibration knows it);
@@ -272,8 +284,7 @@ def find_marks(frames: Sequence[np.ndarray], field: Any, reader: Any, die_px: fl
                     if values.sum() < DIE_LIKE or np.argmax(p) == 7:
                         continue
                     x, y = c.outline_center or c.center
-                    spot = next((sp for sp in spots
-                                 if np.hypot(x - sp["x"], y - sp["y"]) < NEAR * max(c.size, sp["side"])), None)
+                    spot = next((sp for sp in spots if _same_spot((x, y), c.size, (sp["x"], sp["y"]), sp["side"])), None)
                     if spot is None:
                         spot = {"x": x, "y": y, "side": c.size, "best": -1.0, "sure": set()}
                         spots.append(spot)
@@ -281,16 +292,18 @@ def find_marks(frames: Sequence[np.ndarray], field: Any, reader: Any, die_px: fl
                         spot["sure"].add(s)
                     if values.sum() > spot["best"]:
                         spot.update(x=x, y=y, side=c.size, best=float(values.sum()))
-            kept: list[dict[str, Any]] = []  # a place read at several sizes is one spot, its most die-like reading
+            kept: list[dict[str, Any]] = []  # a thing read at several sizes is one spot, its most die-like reading
             for sp in sorted(spots, key=lambda sp: -sp["best"]):
-                same = next((k for k in kept
-                             if np.hypot(sp["x"] - k["x"], sp["y"] - k["y"]) < NEAR * max(sp["side"], k["side"])), None)
+                same = next((k for k in kept if _same_spot((sp["x"], sp["y"]), sp["side"], (k["x"], k["y"]), k["side"])), None)
                 if same is None:
                     kept.append(sp)
                 else:
                     same["sure"] |= sp["sure"]
             for sp in kept:
-                if len(sp["sure"]) >= SURE_AT:
+                # a die lying there, read surely at several sizes, however it was boxed at each
+                sure = set().union(*(k["sure"] for k in kept
+                                     if np.hypot(sp["x"] - k["x"], sp["y"] - k["y"]) < NEAR * max(sp["side"], k["side"])))
+                if len(sure) >= SURE_AT:
                     continue
                 grey = grey_patch(frame, (sp["x"], sp["y"]), sp["side"])
                 if float(grey.std()) < MIN_CONTRAST:
