@@ -78,7 +78,8 @@ class BoardScene:
 
 
 def random_board_scene(rng: np.random.Generator,
-                       die_to_checker: Optional[tuple[float, float]] = None, wide: bool = False) -> BoardScene:
+                       die_to_checker: Optional[tuple[float, float]] = None, wide: bool = False,
+                       veins: float = 0.0) -> BoardScene:
     """A random board (:func:`vision.render_board.render_board`: random state, style, camera and
     lighting) at 1280x720 and a camera 1..2.5 image widths above it (straight down one time in six).
 
@@ -87,14 +88,15 @@ def random_board_scene(rng: np.random.Generator,
     0.85..1.2 (16 mm dice on a tournament board, 0.38..0.54 of a checker's diameter).
     ``wide``: the board is of random colours half the time (:func:`vision.render_board.random_style`),
     else a built-in style, and carries marks real boards carry: letters on the checkers, a maker's
-    print on the field (:func:`vision.render_board.random_marks`); off, the built-in styles as they
-    are, drawn from the same random numbers as always."""
+    print on the field (:func:`vision.render_board.random_marks`), and with ``wide`` the share
+    ``veins`` (0..1) of the boards veined checkers (marble, wood grain); off, the built-in styles
+    as they are, drawn from the same random numbers as always."""
     from vision.registration import field_from_corners
     from vision.render_board import STYLES, CameraPose, Lighting, random_marks, random_state, random_style, render_board
 
     style: Any = list(STYLES)[int(rng.integers(len(STYLES)))]
     if wide:
-        style = random_marks(rng, random_style(rng) if rng.random() < 0.5 else STYLES[style])
+        style = random_marks(rng, random_style(rng) if rng.random() < 0.5 else STYLES[style], veins)
     pose = CameraPose.looking_down(scale=float(rng.uniform(0.75, 0.92)), tilt=float(rng.uniform(-0.08, 0.08)),
                                    turn_deg=float(rng.uniform(-4, 4)),
                                    shift=(float(rng.uniform(-40, 40)), float(rng.uniform(-15, 15))))
