@@ -646,12 +646,10 @@ def random_style(rng: np.random.Generator, name: str = "random", marks: bool = F
     return random_marks(rng, style) if marks else style
 
 
-def random_marks(rng: np.random.Generator, style: BoardStyle, veins: float = 0.0) -> BoardStyle:
+def random_marks(rng: np.random.Generator, style: BoardStyle) -> BoardStyle:
     """``style`` with random marks: letters embossed on the checkers (two boards in three, one or
     two letters, darker or lighter than the body) and a maker's print on the field (one in two),
-    as :class:`BoardStyle` describes them; ``veins`` (0..1): the share of boards whose checkers
-    are veined (marble, wood grain: ``checker_veins`` 0.15-0.8; 0 draws nothing more from
-    ``rng``)."""
+    as :class:`BoardStyle` describes them."""
     letters = "ABCDEFGHKLMNPRSTUVWXZ"
 
     def word(n: int) -> str:
@@ -661,9 +659,8 @@ def random_marks(rng: np.random.Generator, style: BoardStyle, veins: float = 0.0
     printed = ("www." + word(int(rng.integers(5, 10))).lower() + ".com") if rng.random() < 0.5 else ""
     shade = float(rng.uniform(0.55, 0.85)) if rng.random() < 0.5 else float(rng.uniform(1.15, 1.5))
     ink = tuple(int(v) for v in rng.integers(15, 245, 3))
-    veined = float(rng.uniform(0.15, 0.8)) if veins and rng.random() < veins else 0.0
     return dataclasses.replace(style, checker_mark=mark, mark_shade=shade, field_print=printed,
-                               print_colour=ink, checker_veins=veined)  # type: ignore[arg-type]
+                               print_colour=ink)  # type: ignore[arg-type]
 
 
 def random_state(rng: np.random.Generator, max_stack: int = 7, bar_prob: float = 0.3) -> BoardState:

@@ -88,21 +88,24 @@ def random_board_scene(rng: np.random.Generator,
     0.85..1.2 (16 mm dice on a tournament board, 0.38..0.54 of a checker's diameter).
     ``wide``: the board is of random colours half the time (:func:`vision.render_board.random_style`),
     else a built-in style, and carries marks real boards carry: letters on the checkers, a maker's
-    print on the field (:func:`vision.render_board.random_marks`), and with ``wide`` the share
-    ``veins`` (0..1) of the boards veined checkers (marble, wood grain); off, the built-in styles
-    as they are, drawn from the same random numbers as always."""
+    print on the field (:func:`vision.render_board.random_marks`); off, the built-in styles as they
+    are, drawn from the same random numbers as always. ``veins``: the contrast (0..1) of veins
+    across the checkers' faces (:attr:`vision.render_board.BoardStyle.checker_veins`; 0 none), on
+    a board drawn from the same random numbers as without them."""
     from vision.registration import field_from_corners
     from vision.render_board import STYLES, CameraPose, Lighting, random_marks, random_state, random_style, render_board
 
     style: Any = list(STYLES)[int(rng.integers(len(STYLES)))]
     if wide:
-        style = random_marks(rng, random_style(rng) if rng.random() < 0.5 else STYLES[style], veins)
+        style = random_marks(rng, random_style(rng) if rng.random() < 0.5 else STYLES[style])
     pose = CameraPose.looking_down(scale=float(rng.uniform(0.75, 0.92)), tilt=float(rng.uniform(-0.08, 0.08)),
                                    turn_deg=float(rng.uniform(-4, 4)),
                                    shift=(float(rng.uniform(-40, 40)), float(rng.uniform(-15, 15))))
     lighting = Lighting(brightness=float(rng.uniform(0.8, 1.15)), gradient=float(rng.uniform(0, 0.3)),
                         gradient_deg=float(rng.uniform(0, 360)), noise=float(rng.uniform(0, 4)),
                         blur=float(rng.uniform(0, 0.8)))
+    if veins:
+        style = dataclasses.replace(STYLES[style] if isinstance(style, str) else style, checker_veins=veins)
     board = render_board(random_state(rng), style=style, pose=pose, lighting=lighting, seed=int(rng.integers(1 << 30)))
     image = board.image
     h, w = image.shape[:2]
