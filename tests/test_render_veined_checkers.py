@@ -6,7 +6,7 @@ import dataclasses
 
 import numpy as np
 
-from vision.render_board import STYLES, BoardState, random_marks, render_board, random_style
+from vision.render_board import STYLES, BoardState, render_board
 
 
 def _faces(rendered, colour):
