@@ -146,15 +146,13 @@ def against_checker(checkers: np.ndarray, radius: float, side: float, yaw_deg: f
 
 def real_dice_boards(n: int, rng: np.random.Generator, cut: Sequence[CutDie],
                      die_to_checker: tuple[float, float] = (0.28, 0.85), hinges: float = 0.7,
-                     placements: tuple[float, float, float] = (1.0, 0.0, 0.0), veins: float = 0.0) -> list:
+                     placements: tuple[float, float, float] = (1.0, 0.0, 0.0)) -> list:
     """``n`` rendered boards (:func:`vision.render_roll.random_board_scene`, half of them of any
     colours with marked checkers) each with two of the real dice ``cut`` (:func:`cut_dice`)
     pasted flat, turned, at the board's dice side (``die_to_checker`` low and high times a
     checker's diameter, each die 0.9-1.1 of it) over shadows of any strength (0-0.35) and
     direction, the share ``hinges`` (0..1) of the boards with hinges on the bar
-    (:func:`vision.render_hinges.draw_bar_hinges`); ``veins``: the share of the boards whose
-    checkers are veined (marble, wood grain, contrast 0.15-0.8), chosen by a generator of their
-    own, so the boards are otherwise those drawn without them. ``placements``: the shares of the boards
+    (:func:`vision.render_hinges.draw_bar_hinges`). ``placements``: the shares of the boards
     whose dice lie as :data:`PLACEMENTS` says (normalised): apart (clear of the checkers or on
     top of one, 1.5 sides or more apart), touching (the second die face to face with the first,
     0-2 pixels between them, turned alike within 4 degrees) or one die against a checker's rim
@@ -172,11 +170,9 @@ def real_dice_boards(n: int, rng: np.random.Generator, cut: Sequence[CutDie],
     if shares.shape != (len(PLACEMENTS),) or shares.sum() <= 0:
         raise ValueError(f"placements: {len(PLACEMENTS)} shares, one of them positive, for {PLACEMENTS}")
     shares = shares / shares.sum()
-    vein_rng = np.random.default_rng(0x7E1)
     out = []
     for k in range(n):
-        veined = float(vein_rng.uniform(0.15, 0.8)) if vein_rng.random() < veins else 0.0
-        scene = random_board_scene(rng, die_to_checker, bool(rng.random() < 0.5), veined)
+        scene = random_board_scene(rng, die_to_checker, bool(rng.random() < 0.5))
         image, field = scene.image, scene.field
         if hinges and rng.random() < hinges:
             draw_bar_hinges(image, field, rng)

@@ -53,9 +53,7 @@ class BoardStyle:
     field's grain (0 = flat); ``checker_mark``: letters embossed on every checker's face ("" none),
     drawn at ``mark_shade`` times the body's colour; ``field_print``: a maker's name printed
     across each half of the field between the points' tips, beside a square logo, in
-    ``print_colour`` ("" none). ``checker_veins``: the contrast (0..1, 0 none) of veins drawn
-    across every checker's face, each checker its own (marble, mother-of-pearl, wood grain:
-    :func:`_vein_checker`). Marks, prints and veins are what real boards carry and what a die
+    ``print_colour`` ("" none). Marks and prints are what real boards carry and what a die
     detector must not take for a die.
     """
 
@@ -73,7 +71,6 @@ class BoardStyle:
     mark_shade: float = 0.75
     field_print: str = ""
     print_colour: BGR = (30, 30, 30)
-    checker_veins: float = 0.0
 
 
 #: Built-in styles; several put dark checkers on dark points and light on light.
@@ -413,9 +410,6 @@ def render_board(
         cv2.ellipse(canvas, (cx, cy), (int(rx * 0.6), int(ry * 0.6)), 0, 0, 360, _shade(body, 0.93 if colour == "light" else 1.25), 2, cv2.LINE_AA)
         cv2.ellipse(canvas, (cx - int(rx * 0.25), cy - int(ry * 0.25)), (int(rx * 0.25), int(ry * 0.18)), -30, 0, 360,
                     _shade(body, 1.06 if colour == "light" else 1.5), -1, cv2.LINE_AA)
-        if style.checker_veins > 0:
-            _vein_checker(canvas, (cx, cy), rx, ry, body, style.checker_veins,
-                          np.random.default_rng([seed, len(drawn)]))
         if style.checker_mark:
             _mark_checker(canvas, (cx, cy), rx, ry, style.checker_mark, _shade(body, style.mark_shade))
         drawn.append((x, y, colour, p))
@@ -565,46 +559,6 @@ def _mark_checker(canvas: np.ndarray, centre: tuple[int, int], rx: float, ry: fl
 
     cv2.ellipse(canvas, centre, (int(rx * 0.55), int(ry * 0.55)), 0, 0, 360, colour, max(1, int(rx * 0.06)), cv2.LINE_AA)
     _put_centred(canvas, mark, centre, rx * (0.45 if len(mark) == 1 else 0.75), colour, max(1, int(rx * 0.1)))
-
-
-def _vein_checker(canvas: np.ndarray, centre: tuple[int, int], rx: float, ry: float, body: BGR,
-                  contrast: float, rng: np.random.Generator) -> None:
-    """Veins across a checker's face (inside its rim, 0.86 of its radii ``rx``, ``ry`` canvas
-    pixels around ``centre``), drawn in place on ``canvas`` ((H, W, 3) uint8 BGR): 2-7 smooth
-    wandering curves, 1-3 pixels wide, some branching, of a shade of ``body`` towards white or
-    black by ``contrast`` (0..1), sometimes blurred into clouds (marble), or many near-parallel
-    ones (wood grain). ``rng`` draws this checker's own pattern."""
-    import cv2
-
-    r = int(math.ceil(max(rx, ry))) + 2
-    cx, cy = centre
-    y0, y1, x0, x1 = cy - r, cy + r + 1, cx - r, cx + r + 1
-    if y0 < 0 or x0 < 0 or y1 > canvas.shape[0] or x1 > canvas.shape[1]:
-        return
-    lum = float(np.mean(body))
-    towards = np.array((245, 245, 240) if lum < 128 or rng.random() < 0.3 else (20, 20, 25), np.float32)
-    vein = tuple(float(v) for v in np.asarray(body, np.float32) + contrast * (towards - np.asarray(body, np.float32)))
-    layer = np.zeros((2 * r + 1, 2 * r + 1), np.float32)
-    grain = rng.random() < 0.3
-    n = int(rng.integers(6, 12)) if grain else int(rng.integers(2, 8))
-    base = rng.uniform(0, math.pi)
-    for _ in range(n):
-        ang = base + rng.normal(0, 0.15) if grain else rng.uniform(0, math.pi)
-        off = rng.uniform(-0.9, 0.9) * r
-        t = np.linspace(-1.2 * r, 1.2 * r, 24)
-        wob = np.cumsum(rng.normal(0, 0.12 * r / 4, t.size)) + rng.uniform(0.05, 0.25) * r * np.sin(
-            t / r * rng.uniform(1, 4) + rng.uniform(0, 6.3))
-        xs = r + t * math.cos(ang) - (off + wob) * math.sin(ang)
-        ys = r + t * math.sin(ang) + (off + wob) * math.cos(ang)
-        pts = np.stack([xs, ys], axis=1).round().astype(np.int32)
-        cv2.polylines(layer, [pts], False, float(rng.uniform(0.5, 1.0)), int(rng.integers(1, 4)), cv2.LINE_AA)
-    if not grain and rng.random() < 0.5:
-        layer = cv2.GaussianBlur(layer, (0, 0), float(rng.uniform(0.8, 2.0))) * 1.8
-    face = np.zeros_like(layer)
-    cv2.ellipse(face, (r, r), (int(rx * 0.86), int(ry * 0.86)), 0, 0, 360, 1.0, -1, cv2.LINE_AA)
-    a = (np.clip(layer, 0, 1) * face)[:, :, None]
-    patch = canvas[y0:y1, x0:x1].astype(np.float32)
-    canvas[y0:y1, x0:x1] = np.clip(patch * (1 - a) + np.array(vein, np.float32) * a, 0, 255).astype(np.uint8)
 
 
 def _print_on_field(canvas: np.ndarray, style: BoardStyle, to_canvas, bar_x0: float, bar_x1: float) -> None:

@@ -78,8 +78,7 @@ class BoardScene:
 
 
 def random_board_scene(rng: np.random.Generator,
-                       die_to_checker: Optional[tuple[float, float]] = None, wide: bool = False,
-                       veins: float = 0.0) -> BoardScene:
+                       die_to_checker: Optional[tuple[float, float]] = None, wide: bool = False) -> BoardScene:
     """A random board (:func:`vision.render_board.render_board`: random state, style, camera and
     lighting) at 1280x720 and a camera 1..2.5 image widths above it (straight down one time in six).
 
@@ -89,9 +88,7 @@ def random_board_scene(rng: np.random.Generator,
     ``wide``: the board is of random colours half the time (:func:`vision.render_board.random_style`),
     else a built-in style, and carries marks real boards carry: letters on the checkers, a maker's
     print on the field (:func:`vision.render_board.random_marks`); off, the built-in styles as they
-    are, drawn from the same random numbers as always. ``veins``: the contrast (0..1) of veins
-    across the checkers' faces (:attr:`vision.render_board.BoardStyle.checker_veins`; 0 none), on
-    a board drawn from the same random numbers as without them."""
+    are, drawn from the same random numbers as always."""
     from vision.registration import field_from_corners
     from vision.render_board import STYLES, CameraPose, Lighting, random_marks, random_state, random_style, render_board
 
@@ -104,8 +101,6 @@ def random_board_scene(rng: np.random.Generator,
     lighting = Lighting(brightness=float(rng.uniform(0.8, 1.15)), gradient=float(rng.uniform(0, 0.3)),
                         gradient_deg=float(rng.uniform(0, 360)), noise=float(rng.uniform(0, 4)),
                         blur=float(rng.uniform(0, 0.8)))
-    if veins:
-        style = dataclasses.replace(STYLES[style] if isinstance(style, str) else style, checker_veins=veins)
     board = render_board(random_state(rng), style=style, pose=pose, lighting=lighting, seed=int(rng.integers(1 << 30)))
     image = board.image
     h, w = image.shape[:2]

@@ -541,9 +541,6 @@ def main() -> None:
                          "the rendered boards and the touching boards (leave-one-dice-kind-out)")
     ap.add_argument("--real-on-boards", type=int, default=0,
                     help="rendered boards with two real dice of the training photos pasted on each")
-    ap.add_argument("--veined", type=float, default=0.0,
-                    help="share (0..1) of the --real-on-boards boards of any colours whose checkers are veined "
-                         "(marble, wood grain: their veins are mined as 'not a die')")
     ap.add_argument("--hinges", type=float, default=0.7,
                     help="share (0..1) of the --real-on-boards boards with hinges on the bar")
     ap.add_argument("--real-placements", type=float, nargs=3, default=[1.0, 0.0, 0.0], metavar=("APART", "TOUCHING", "CHECKER"),
@@ -594,7 +591,7 @@ def main() -> None:
                          "(benchmarks/dice_label_corrections.json; vision.label_corrections)")
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args()
-    for share in ("marbled", "translucent", "distractors", "hinges", "veined"):
+    for share in ("marbled", "translucent", "distractors", "hinges"):
         if not 0.0 <= getattr(args, share) <= 1.0:
             ap.error(f"--{share} must be a share 0..1, got {getattr(args, share)}")
     if min(args.real_placements) < 0 or sum(args.real_placements) <= 0:
@@ -648,7 +645,7 @@ def main() -> None:
         from vision.dice_cutouts import cut_dice, real_dice_boards
 
         items += real_dice_boards(args.real_on_boards, rng, cut_dice(photos), hinges=args.hinges,
-                                  placements=tuple(args.real_placements), veins=args.veined)
+                                  placements=tuple(args.real_placements))
     log(f"training on {len(items)} images (fold held out: {args.fold}, dataset held out: {args.holdout_dataset}, "
         f"dice kind held out: {args.without_dice_kind})")
     if args.only in (None, "cls"):
