@@ -247,11 +247,16 @@ def _checker_correlation(image_bgr: np.ndarray, center: tuple[float, float], sid
     return float(((s @ mark.turned_discs.T) / (s_norm[:, None] + 1e-9)).max())
 
 
-def _same_spot(a: tuple[float, float], a_side: float, b: tuple[float, float], b_side: float) -> bool:
-    """Whether two readings (centres and sides, image pixels) are of one thing: within
-    :data:`NEAR` of the larger side, and sides within :data:`SAME_SIZE` of each other."""
-    big, small = max(a_side, b_side), min(a_side, b_side)
-    return bool(np.hypot(a[0] - b[0], a[1] - b[1]) < NEAR * big and big <= SAME_SIZE * small)
+def _same_place(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Whether two readings of :func:`find_marks` (``x``, ``y``, ``side``: image pixels) lie at one
+    place: within :data:`NEAR` of the larger side."""
+    return bool(np.hypot(a["x"] - b["x"], a["y"] - b["y"]) < NEAR * max(a["side"], b["side"]))
+
+
+def _same_spot(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Whether two readings of :func:`find_marks` are of one thing: at one place
+    (:func:`_same_place`), their sides within :data:`SAME_SIZE` of each other."""
+    return _same_place(a, b) and max(a["side"], b["side"]) <= SAME_SIZE * min(a["side"], b["side"])
 
 
 def find_marks(frames: Sequence[np.ndarray], field: Any, reader: Any, die_px: float,
@@ -284,7 +289,7 @@ def find_marks(frames: Sequence[np.ndarray], field: Any, reader: Any, die_px: fl
                     if values.sum() < DIE_LIKE or np.argmax(p) == 7:
                         continue
                     x, y = c.outline_center or c.center
-                    spot = next((sp for sp in spots if _same_spot((x, y), c.size, (sp["x"], sp["y"]), sp["side"])), None)
+                    spot = next((sp for sp in spots if _same_spot({"x": x, "y": y, "side": c.size}, sp)), None)
                     if spot is None:
                         spot = {"x": x, "y": y, "side": c.size, "best": -1.0, "sure": set()}
                         spots.append(spot)
@@ -294,15 +299,14 @@ def find_marks(frames: Sequence[np.ndarray], field: Any, reader: Any, die_px: fl
                         spot.update(x=x, y=y, side=c.size, best=float(values.sum()))
             kept: list[dict[str, Any]] = []  # a thing read at several sizes is one spot, its most die-like reading
             for sp in sorted(spots, key=lambda sp: -sp["best"]):
-                same = next((k for k in kept if _same_spot((sp["x"], sp["y"]), sp["side"], (k["x"], k["y"]), k["side"])), None)
+                same = next((k for k in kept if _same_spot(sp, k)), None)
                 if same is None:
                     kept.append(sp)
                 else:
                     same["sure"] |= sp["sure"]
             for sp in kept:
                 # a die lying there, read surely at several sizes, however it was boxed at each
-                sure = set().union(*(k["sure"] for k in kept
-                                     if np.hypot(sp["x"] - k["x"], sp["y"] - k["y"]) < NEAR * max(sp["side"], k["side"])))
+                sure = set().union(*(k["sure"] for k in kept if _same_place(sp, k)))
                 if len(sure) >= SURE_AT:
                     continue
                 grey = grey_patch(frame, (sp["x"], sp["y"]), sp["side"])
