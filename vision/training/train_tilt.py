@@ -36,7 +36,7 @@ import argparse
 import math
 import pathlib
 import time
-from typing import Optional, Sequence
+from typing import Optional
 
 import numpy as np
 
@@ -75,32 +75,22 @@ def _on_point_edge(rng: np.random.Generator, scene, half: str) -> Optional[tuple
 
 def board_dice(rng: np.random.Generator, boards: int, per_board: int = 8, views: int = 2,
                log=print, die_to_checker: Optional[tuple[float, float]] = None, wide: float = 0.0,
-               under_share: float = 0.0, edge_share: float = 0.0, photos: Sequence = (),
-               photo_share: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+               under_share: float = 0.0, edge_share: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Tilt patches of dice drawn on ``boards`` rendered boards: ((N, 32, 32, 3) uint8 BGR,
     (N,) int64 labels 1 = not flat, (N,) float64 tilt in degrees). ``die_to_checker``: the dice's
     side over a checker's diameter, low and high (None: tournament dice,
     :func:`vision.render_roll.random_board_scene`); ``wide``: the share of boards of any colours
     with marked checkers and printed fields; ``under_share``: the share of dice the colour of what
     they lie on (a red die on a red point); ``edge_share``: the share of dice lying in the open
-    (flat, tilted freely or balanced on an edge) moved onto a point's long edge; ``photo_share``:
-    the share of boards that are one of the real board photos ``photos``
-    (:class:`vision.photo_board_scene.PhotoBoard`) seen by another camera
-    (:func:`vision.photo_board_scene.photo_board_scene`), their real dice and cube kept clear of."""
+    (flat, tilted freely or balanced on an edge) moved onto a point's long edge."""
     from vision.cocked import TILT_CONTEXT, TILT_PATCH, oriented_patch
     from vision.render_dice import draw_die
     from vision.render_roll import LEAN_KINDS, _lean_pose, random_board_scene
 
     xs, ys, tilts = [], [], []
     t0 = time.time()
-    from vision.photo_board_scene import photo_board_scene
-
     for b in range(boards):
-        objects: list[tuple[float, float, float]] = []
-        if photos and photo_share and rng.random() < photo_share:
-            scene, objects = photo_board_scene(rng, photos[int(rng.integers(len(photos)))], die_to_checker)
-        else:
-            scene = random_board_scene(rng, die_to_checker, bool(wide) and rng.random() < wide)
+        scene = random_board_scene(rng, die_to_checker, bool(wide) and rng.random() < wide)
         hmg = np.asarray(scene.field.homography, dtype=np.float64)
         s = scene.die_px
         for _ in range(per_board):
@@ -122,7 +112,7 @@ def board_dice(rng: np.random.Generator, boards: int, per_board: int = 8, views:
                 at = _on_point_edge(rng, scene, half)
                 if at is not None:
                     pose = (at[0], at[1], *pose[2:])
-            if pose is None or any(math.hypot(pose[0] - ox, pose[1] - oy) < r + s for ox, oy, r in objects):
+            if pose is None:
                 continue
             x, y, tilt, tdir, yaw = pose
             img = scene.image.copy()
@@ -282,10 +272,6 @@ def main() -> None:
                     help="share of dice the colour of what they lie on")
     ap.add_argument("--on-edges", type=float, default=0.0,
                     help="share of the dice lying in the open moved onto a point's long edge")
-    ap.add_argument("--photo-boards", type=float, default=0.0,
-                    help="share of training boards that are real board photos (--photo-data) seen by another camera")
-    ap.add_argument("--photo-data", type=pathlib.Path, default=None,
-                    help="labelled board photos (default shared/data/boards; those labelled empty_board left out)")
     ap.add_argument("--fold", type=int, default=0, help="real-photo fold held out (never used)")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--cache", type=pathlib.Path, default=None, help="npz of the generated patches (reused)")
@@ -334,12 +320,6 @@ def main() -> None:
         sizes = tuple(args.board_dice) if args.board_dice else None
         kwargs = dict(die_to_checker=sizes, wide=args.wide_boards, under_share=args.die_as_under,
                       edge_share=args.on_edges)
-        if args.photo_boards:
-            from vision.photo_board_scene import load_photo_boards
-
-            photos = load_photo_boards(args.photo_data or default_dice_root().parent / "boards")
-            log(f"real board photos: {', '.join(p.name for p in photos)}")
-            kwargs.update(photos=photos, photo_share=args.photo_boards)
         if args.workers > 1:
             x, y, tilts = board_dice_parallel(args.seed, args.boards, args.workers, log=log, **kwargs)
         else:
