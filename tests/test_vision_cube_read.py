@@ -109,13 +109,16 @@ def test_reading_at_several_sizes_averages_each_size(readers):
         cube_reader.probabilities(roll.image, [cand], scales=(1.0, 0.0))
 
 
-@pytest.mark.parametrize("seed, band, index, value", [(6100, (0.28, 0.34), 3, 32), (6100, (0.75, 0.85), 37, 64)])
-def test_a_cube_turned_down_at_the_first_look_is_looked_at_again(readers, seed, band, index, value):
+@pytest.mark.parametrize("seed, band, index, value, turned_down", [(6100, (0.28, 0.34), 3, 32, True),
+                                                                    (6100, (0.75, 0.85), 37, 64, False)])
+def test_a_cube_turned_down_at_the_first_look_is_looked_at_again(readers, seed, band, index, value, turned_down):
     """Validation boards of benchmarks/dice_sizes.py. Seed 6100: a large cube on the bar, sized
     by the detector at about 0.6 of its side, is turned down at that size ("not a die"); looked
     at again larger (CUBE_LOOK_AGAIN) it is the cube, with its value. The same seed with jumbo dice
     (0.75-0.85 of a checker), its 38th board: a cube the classifier doubts even looked at again
-    larger, the cube from CUBE_ACCEPT_AGAIN."""
+    larger, the cube from CUBE_ACCEPT_AGAIN; at the first look it lies near the bar of acceptance (turned
+    down under OpenCV 5.0.0, accepted with its value under 5.1.0), so ``turned_down`` is asserted
+    only for the bar cube."""
     from vision.render_roll import render_roll_on_board
 
     reader, cube_reader = readers
@@ -125,10 +128,7 @@ def test_a_cube_turned_down_at_the_first_look_is_looked_at_again(readers, seed, 
     cands, probs = reader.scan(roll.image, roll.field)
     sizes, first = [c.size for c in cands], probs.copy()
     first_look = cube_from_scan(roll.image, cands, probs, roll.field, cube_reader)
-    if index == 3:  # the bar cube is turned down at the first look under any OpenCV
-        assert first_look is None
-    else:  # the jumbo board's doubted cube: below or just above CUBE_ACCEPT as OpenCV rounds its pixels
-        assert first_look is None or first_look.value == value
+    assert first_look is None if turned_down else (first_look is None or first_look.value == value)
     got = cube_from_scan(roll.image, cands, probs, roll.field, cube_reader, reader)
     assert got is not None
     assert np.hypot(*(np.array(got.center) - roll.cube.center)) < roll.cube.size / 2
