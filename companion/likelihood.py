@@ -26,14 +26,15 @@ from companion.observation import Observation
 ALLOWED_RATIO = 20.0
 #: Probability given to a count a reader left out of its distribution (below 0.001).
 FLOOR = 1e-4
-#: Probability of misreading the bar by one checker (the bar carries no distribution).
+#: Probability of misreading the bar by one checker, for a reader that gives the bar no distribution.
 BAR_MISS = 0.02
 
 
 def log_likelihood(obs: Observation, board: Sequence[int], player0_colour: str) -> float:
     """log P(the frame | ``board``): the sum over the readable points of the log probability
-    the reading gives the board's count there, plus :data:`BAR_MISS` per checker the bar differs
-    (nothing for the bar when it is ``bar_unreadable``).
+    the reading gives the board's count there, plus the log probability the reading gives the
+    board's bar (``Observation.bar_distribution``; for a reader without one, :data:`BAR_MISS`
+    per checker the bar differs; nothing for the bar when it is ``bar_unreadable``).
     ``player0_colour``: ``"light"`` or ``"dark"``, the colour of player 0 (whose checkers are
     positive in ``board``). Raises ``ValueError`` for a board of another length."""
     if len(board) != 26:
@@ -48,9 +49,11 @@ def log_likelihood(obs: Observation, board: Sequence[int], player0_colour: str) 
     if obs.bar_unreadable:
         return total
     mine, theirs = board[25], -board[0]
-    bar0 = obs.bar.light if player0_colour == "light" else obs.bar.dark
-    bar1 = obs.bar.dark if player0_colour == "light" else obs.bar.light
-    total += (abs(mine - bar0) + abs(theirs - bar1)) * math.log(BAR_MISS)
+    light, dark = (mine, theirs) if player0_colour == "light" else (theirs, mine)
+    p_bar = obs.bar_probability(light, dark)
+    if p_bar is not None:
+        return total + math.log(max(p_bar, FLOOR))
+    total += (abs(light - obs.bar.light) + abs(dark - obs.bar.dark)) * math.log(BAR_MISS)
     return total
 
 

@@ -144,8 +144,10 @@ class Observation:
     read but not wholly used (it disagreed or was unsure), else ``None``.
     ``unreadable_points``: points hidden by a hand, arm or cup (their readings
     must not be trusted). ``bar_unreadable``: a half of the bar is hidden or not read with
-    confidence (``bar`` then counts nothing there and must not be trusted). ``occluded``:
-    something is over the board.
+    confidence (``bar`` then counts nothing there and must not be trusted).
+    ``bar_distribution``: what a probabilistic reader thinks the bar holds, as ``(light, dark,
+    probability)`` triples, most likely first (those below 0.001 left out; empty for a reader
+    that gives no probabilities). ``occluded``: something is over the board.
     ``dice``: every die seen; ``cube``: the cube or ``None`` when not found.
     ``timings_ms``: per-stage durations in milliseconds. ``frame_index`` and
     ``timestamp_ms`` identify the frame in its source.
@@ -159,6 +161,7 @@ class Observation:
     off_trays: Optional[Counts] = None
     unreadable_points: tuple[int, ...] = ()
     bar_unreadable: bool = False
+    bar_distribution: tuple[tuple[int, int, float], ...] = ()
     occluded: bool = False
     dice: tuple[DieReading, ...] = ()
     cube: Optional[CubeReading] = None
@@ -171,6 +174,13 @@ class Observation:
         if len(self.points) != 24:
             raise ValueError(f"an Observation needs 24 points, got {len(self.points)}")
 
+    def bar_probability(self, light: int, dark: int) -> Optional[float]:
+        """P(the bar holds ``light`` light and ``dark`` dark checkers) from
+        ``bar_distribution``; ``None`` for a reader that gives no probabilities."""
+        if not self.bar_distribution:
+            return None
+        return next((v for lt, dk, v in self.bar_distribution if (lt, dk) == (light, dark)), 0.0)
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON form printed by ``companion read --json``."""
         return {
@@ -182,6 +192,8 @@ class Observation:
             "off_trays": None if self.off_trays is None else self.off_trays.to_dict(),
             "unreadable_points": list(self.unreadable_points),
             "bar_unreadable": self.bar_unreadable,
+            **({"bar_distribution": [[light, dark, round(v, 4)] for light, dark, v in self.bar_distribution]}
+               if self.bar_distribution else {}),
             "occluded": self.occluded,
             "dice": [d.to_dict() for d in self.dice],
             "cube": None if self.cube is None else self.cube.to_dict(),

@@ -224,6 +224,7 @@ class StabilityFilter:
         if n < need:
             return None
         newest = frames[-1]
+        bar_source = next(f for f in reversed(frames) if (f.bar.light, f.bar.dark) == bar)
         dice_source = next(f for f in reversed(frames) if _dice_key(f) == dice)
         cube_source = next(
             f for f in reversed(frames) if (None if f.cube is None else (f.cube.value, f.cube.place)) == cube
@@ -232,6 +233,7 @@ class StabilityFilter:
             newest,
             points=tuple(points),
             bar=Counts(light=bar[0], dark=bar[1]),
+            bar_distribution=bar_source.bar_distribution,
             off=Counts(light=off[0], dark=off[1]),
             dice=dice_source.dice,
             cube=cube_source.cube,

@@ -65,6 +65,28 @@ def test_log_likelihood_counts_points_and_bar():
     assert log_likelihood(bar_hidden, on_bar, "dark") == pytest.approx(log_likelihood(bar_hidden, START_SIGNED, "dark"))
 
 
+def test_a_bar_the_reader_is_unsure_of_is_weighed_by_its_distribution():
+    """A hit blot on the bar that the reader gives 16% (its bar reading: none) is the allowed
+    board; the same reading given 0.1% stays as read (a checker gone from the board)."""
+    hit = list(START_SIGNED)
+    hit[24], hit[25] = 1, 1  # one of player 0's (dark) back checkers is on the bar
+    read = list(hit)
+    read[25] = 0
+    obs = with_distributions(scene_observation(Scene(tuple(read), (), (64, "centre"))), {})
+    assert (obs.bar.light, obs.bar.dark) == (0, 0)
+    unsure = dataclasses.replace(obs, bar_distribution=((0, 0, 0.836), (0, 1, 0.160), (0, 2, 0.003)))
+    assert unsure.bar_probability(0, 1) == pytest.approx(0.160) and unsure.bar_probability(1, 0) == 0.0
+    assert obs.bar_probability(0, 1) is None
+    assert most_likely_board(unsure, read, [hit], "dark") == tuple(hit)
+    sure = dataclasses.replace(obs, bar_distribution=((0, 0, 0.998), (0, 1, 0.001)))
+    assert most_likely_board(sure, read, [hit], "dark") == tuple(read)
+    # Without a bar distribution one checker's difference costs BAR_MISS: more than the allowed ratio.
+    assert most_likely_board(obs, read, [hit], "dark") == tuple(read)
+    # The bar's colours count: a light checker on the bar is not the dark one the board has.
+    light = dataclasses.replace(obs, bar_distribution=((0, 0, 0.836), (1, 0, 0.160)))
+    assert log_likelihood(light, hit, "dark") < log_likelihood(unsure, hit, "dark") - 5.0
+
+
 def _play_then_pick_up(unsure: dict[int, dict[int, float]]):
     """Opening 3-1 for player 0, who plays 8/5 6/5; the camera's reading of the result as
     ``unsure`` says (image points); then the dice are picked up."""

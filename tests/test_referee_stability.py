@@ -107,6 +107,16 @@ def test_votes_outvote_a_misread_frame():
     assert outs[4] is not None and outs[4].points[5].count == 5
 
 
+def test_the_voted_bar_keeps_the_distribution_of_a_frame_that_read_it():
+    filt = StabilityFilter(StabilitySettings(still_ms=0, window=5, min_frames=5, quorum=0.6))
+    good = dataclasses.replace(_start(0), bar_distribution=((0, 0, 0.9), (0, 1, 0.1)))
+    bad = dataclasses.replace(good, bar=Counts(light=0, dark=1), bar_distribution=((0, 1, 0.6), (0, 0, 0.4)))
+    seq = [good, good, good, good, bad]  # the newest frame misreads the bar
+    outs = [filt.push(dataclasses.replace(o, timestamp_ms=i * 33.0), False) for i, o in enumerate(seq)]
+    assert outs[4] is not None and (outs[4].bar.light, outs[4].bar.dark) == (0, 0)
+    assert outs[4].bar_distribution == good.bar_distribution
+
+
 def test_no_quorum_means_no_reading():
     filt = StabilityFilter(StabilitySettings(still_ms=0, window=4, min_frames=4, quorum=0.75))
     good = _start(0)

@@ -469,6 +469,12 @@ def test_an_arm_across_the_bar_makes_the_bar_unreadable():
     obs = build_observation(to_checker_reading(clear, field, 1.0), field, board=clear)
     assert not bar_unreadable(clear) and not obs.bar_unreadable and not obs.occluded
     assert (obs.bar.light, obs.bar.dark) == (1, 2)
+    # The bar's distribution: the two halves independent, each of one colour.
+    (lt, dk, p), *rest = obs.bar_distribution
+    assert (lt, dk) == (1, 2) and p == pytest.approx((0.98 * 0.9) ** 2, rel=1e-3)
+    assert obs.bar_probability(2, 1) == pytest.approx((0.98 * 0.1) ** 2, rel=1e-3)  # colours swapped
+    assert all(v >= 1e-3 for *_, v in rest) and sum(v for *_, v in obs.bar_distribution) <= 1.0 + 1e-9
+    assert obs.to_dict()["bar_distribution"][0] == [1, 2, round(p, 4)]
     for board, light in ((armed, 1), (unsure, 0)):
         obs = build_observation(to_checker_reading(board, field, 1.0), field, board=board)
         assert bar_unreadable(board) and obs.bar_unreadable and obs.occluded
@@ -489,6 +495,7 @@ def test_a_dark_arm_over_a_rendered_bar_is_not_read_as_checkers(model):
         reads.append(BoardReader(field=field_from_corners(r.corners, pose.image_size), point_model=model).read(r.image))
     clear, armed = reads
     assert (clear.bar.light, clear.bar.dark) == (1, 1) and not clear.bar_unreadable and not clear.occluded
+    assert clear.bar_distribution[0][:2] == (1, 1) and clear.bar_probability(0, 0) < 0.01
     assert armed.bar_unreadable and armed.occluded and armed.bar.light + armed.bar.dark <= 2
 
 

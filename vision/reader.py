@@ -268,6 +268,26 @@ def _top_signed(d: PointDistribution, floor: float = 1e-3) -> tuple[tuple[int, f
     return tuple(sorted(pairs, key=lambda kv: -kv[1]))
 
 
+def _bar_triples(board: BoardDistribution, floor: float = 1e-3) -> tuple[tuple[int, int, float], ...]:
+    """The bar's (light, dark, probability) triples above ``floor``, most likely first: each
+    half of the bar holds checkers of one colour (P(count) of its distribution, split by its
+    P(light)), the two halves independent."""
+    halves = []
+    for d in board.bar:
+        h: dict[tuple[int, int], float] = {(0, 0): d.counts[0]}
+        for k in range(1, len(d.counts)):
+            h[(k, 0)] = d.counts[k] * d.light
+            h[(0, k)] = d.counts[k] * (1.0 - d.light)
+        halves.append(h)
+    joint: dict[tuple[int, int], float] = {}
+    for (l0, d0), p0 in halves[0].items():
+        for (l1, d1), p1 in halves[1].items():
+            key = (l0 + l1, d0 + d1)
+            joint[key] = joint.get(key, 0.0) + p0 * p1
+    triples = [(lt, dk, float(v)) for (lt, dk), v in joint.items() if v >= floor]
+    return tuple(sorted(triples, key=lambda t: -t[2]))
+
+
 def build_observation(reading: CheckerReading, field: Field, dice: Sequence[DieReading] = (),
                       cube: Optional[CubeReading] = None, timings: Optional[dict[str, float]] = None,
                       frame_index: int = 0, timestamp_ms: float = 0.0, infer_off: bool = True,
@@ -275,7 +295,8 @@ def build_observation(reading: CheckerReading, field: Field, dice: Sequence[DieR
     """Turn a :class:`CheckerReading` into the :class:`Observation` contract.
 
     ``board``: the learned reader's probabilities (:class:`vision.learned_checkers.BoardDistribution`),
-    carried into each :class:`PointReading`'s ``distribution`` and ``hidden``.
+    carried into each :class:`PointReading`'s ``distribution`` and ``hidden`` and into the
+    observation's ``bar_distribution``.
 
     ``tray``: the bear-off tray's reading (:func:`vision.trays.read_trays`) or ``None``
     when it is out of view. A colour's tray count becomes its ``off`` when the tray is
@@ -332,6 +353,7 @@ def build_observation(reading: CheckerReading, field: Field, dice: Sequence[DieR
         off_trays=off_trays,
         unreadable_points=tuple(sorted(reading.unreadable)),
         bar_unreadable=bar_hidden,
+        bar_distribution=() if board is None else _bar_triples(board),
         occluded=reading.occluded or bar_hidden,
         dice=tuple(dice),
         cube=cube,
