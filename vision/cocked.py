@@ -69,6 +69,22 @@ LEAN_MIN_PEAK = 0.35
 TILT_VIEWS = (1.0, 1.3)
 #: A die of a roll is taken at most this many times the smallest die's size (:func:`roll_sizes`).
 SIZE_CAP = 1.2
+#: A die read with no value or a weak one (confidence below this: ``DiceSettings.accept``; below
+#: it only a strong detector peak makes a die, and :func:`leaning_candidates` a leaning one) that
+#: lies on a checker the checker reader counts surely, with that die not covered, is that checker
+#: or its print (:func:`checkers_read_as_dice`): at least :data:`ON_CHECKER_SHARE` of its box on
+#: the checker's disc, or, on the bar, boxed at least :data:`CHECKER_BOX` of a checker's diameter
+#: within :data:`CHECKER_NEAR` diameters of the bar's middle. Black checkers with a printed star by
+#: the far rail of a real board photo (hough_test5) were read as leaning dice (tilt score 0.99), a
+#: cocked roll called before the rolls of their games, a marbled one as a flat 5 (0.44), and a spot
+#: of one's print as a leaning 2 (0.32, its box 0.6 of the checker).
+TURNED_DOWN = 0.5
+ON_CHECKER_SHARE = 0.6
+CHECKER_BOX = 0.8
+CHECKER_NEAR = 0.25
+#: A point's reading this probable counts its checkers surely for :func:`checkers_read_as_dice` (the
+#: marbled checker read as a 5: 0.98).
+CHECKER_SURE = 0.9
 #: Confidence a reading off the board's surface (table, tray, beside the board) needs to be
 #: reported (:func:`judge_scan`). A die found there is an accusation (``off_board``), while a die
 #: that is not seen costs little: the other die alone in view gets the roll rolled again
@@ -402,6 +418,58 @@ def leaning_candidates(image_bgr: np.ndarray, cands: Sequence[Any], probs: np.nd
         size = c.size if cap is None else min(c.size, cap)
         if float(tilt_model.scores([rectified_patch(image_bgr, d, field, size=size)])[0]) > lean_threshold:
             out.append(d)
+    return out
+
+
+def _field_box(die: DieReading, field: Any) -> tuple[np.ndarray, float]:
+    """A die's centre in canonical field units and its box's side there (the mean of its width and
+    height through the middle)."""
+    x0, y0, x1, y1 = die.box  # type: ignore[misc]
+    c, left, right, top, bottom = field.to_field(np.array(
+        [die.center, (x0, 0.5 * (y0 + y1)), (x1, 0.5 * (y0 + y1)), (0.5 * (x0 + x1), y0), (0.5 * (x0 + x1), y1)],
+        np.float64))
+    return c, 0.5 * (float(np.linalg.norm(right - left)) + float(np.linalg.norm(bottom - top)))
+
+
+def weak_dice(dice: Sequence[DieReading], turned_down: float = TURNED_DOWN) -> list[int]:
+    """Indexes of the dice of ``dice`` read with no value or a weak one (confidence below
+    ``turned_down``: a strong detector peak's die, or a :func:`leaning_candidates` one, however
+    :func:`judge_roll` then judges it), which :func:`checkers_read_as_dice` tests."""
+    return [k for k, d in enumerate(dice) if d.confidence < turned_down and d.box is not None]
+
+
+def checkers_read_as_dice(dice: Sequence[DieReading], field: Any, checkers: Sequence[tuple[float, float]],
+                          bar_halves: Sequence[str] = (), within: float = ON_CHECKER_SHARE,
+                          box: float = CHECKER_BOX, near: float = CHECKER_NEAR) -> list[int]:
+    """Indexes of the :func:`weak_dice` of ``dice`` that are checkers, or a checker's print, read as
+    dice: at least ``within`` of the die's box (in the board's plane) lies on the disc of one of
+    ``checkers`` (the (x, y) canonical field centres of the checkers the checker reader counts
+    surely in the same frame, those dice not covered); or the die is boxed at least ``box`` times a
+    checker's diameter and centred within ``near`` diameters of the bar's middle line, in a half of
+    the bar (``bar_halves``: ``"top"``, ``"bottom"``) the reader counts checkers in surely (they
+    stand anywhere along the bar). A die that leans on a checker, the rail or the bar stands beside
+    what it leans on; a die lying flat on a checker is read with a sure value.
+    ``field``: the registered :class:`~vision.registration.Field` (``checker_size``, canonical
+    field units)."""
+    weak = weak_dice(dice)
+    if not weak or not (len(checkers) or bar_halves):
+        return []
+    at = np.asarray(checkers, np.float64).reshape(-1, 2)
+    radius = 0.5 * float(field.checker_size[0])
+    bar_x = 0.5 * (float(field.bar_x0) + float(field.bar_x1))
+    grid = (np.arange(9) + 0.5) / 9 - 0.5  # a 9 x 9 sample of the box, in its own sides
+    out = []
+    for k in weak:
+        c, side = _field_box(dice[k], field)
+        on_disc = False
+        if len(at):
+            xs, ys = np.meshgrid(c[0] + grid * side, c[1] + grid * side)
+            samples = np.column_stack([xs.ravel(), ys.ravel()])
+            d2 = ((samples[:, None, :] - at[None, :, :]) ** 2).sum(axis=2)  # (samples, checkers)
+            on_disc = float((d2 <= radius * radius).mean(axis=0).max()) >= within
+        half = "top" if c[1] < 0.5 * float(field.size[1]) else "bottom"
+        if on_disc or (half in bar_halves and side >= box * 2 * radius and abs(float(c[0]) - bar_x) <= near * 2 * radius):
+            out.append(k)
     return out
 
 

@@ -26,7 +26,8 @@ import numpy as np
 
 from companion.observation import Counts, CubeReading, DieReading, Observation, PointReading
 from vision.learned_checkers import (BoardDistribution, PointDistribution, PointModel, bar_unreadable, read_board,
-                                     to_checker_reading)
+                                     to_checker_reading, unsure)
+from vision.cocked import CHECKER_SURE, checkers_read_as_dice, weak_dice
 from vision.point_crops import cover_boxes, small_field
 from vision.checkers import (CheckerColours, CheckerReading, CheckerSettings, dice_mask_from_boxes, read_checkers,
                              warp_for_reading)
@@ -205,11 +206,14 @@ class BoardReader:
         t2 = time.perf_counter()
         if self.point_model is not None:
             # The network is trained on crops whose dice are covered the same way.
+            learned = None if self.colours is None else (self.colours.light, self.colours.dark)
             board = read_board(cover_boxes(small, field, boxes) if self.mask_dice else small, field, self.point_model,
-                               None if self.colours is None else (self.colours.light, self.colours.dark))
+                               learned)
+            reading = to_checker_reading(board, field, self.settings.work_scale)
+            if self.mask_dice and weak_dice(dice):
+                board, reading, dice = self._checkers_taken_for_dice(small, field, dice, cube, learned, board, reading)
             t3 = time.perf_counter()
             timings["checkers"] = (t3 - t2) * 1e3
-            reading = to_checker_reading(board, field, self.settings.work_scale)
             return self._finish(image_bgr, field, reading, dice, cube, timings, frame_index, timestamp_ms, t0, t3,
                                 small, board)
         dice_mask = None
@@ -230,6 +234,32 @@ class BoardReader:
             timings[f"checkers.{k}"] = v
         return self._finish(image_bgr, field, reading, dice, cube, timings, frame_index, timestamp_ms, t0, t3, small)
 
+    def _checkers_taken_for_dice(self, small: np.ndarray, field: Field, dice: tuple[DieReading, ...],
+                                 cube: Optional[CubeReading], learned: Optional[tuple], board: BoardDistribution,
+                                 reading: CheckerReading) -> tuple[BoardDistribution, CheckerReading,
+                                                                   tuple[DieReading, ...]]:
+        """The points read again with the weakly read dice (:func:`vision.cocked.weak_dice`) not
+        covered: those that lie on a checker that reading counts surely are that checker
+        (:func:`vision.cocked.checkers_read_as_dice`) and leave ``dice``; returns the reading with
+        the dice that stay covered, or ``board``, ``reading`` and ``dice`` as they came."""
+        suspects = set(weak_dice(dice))
+        cube_box = [cube.box] if cube is not None and getattr(cube, "box", None) is not None else []
+        kept = [d.box for k, d in enumerate(dice) if k not in suspects and d.box is not None] + cube_box
+        open_board = read_board(cover_boxes(small, field, kept), field, self.point_model, learned)
+        open_reading = to_checker_reading(open_board, field, self.settings.work_scale)
+        halves = [h for h, d in zip(("top", "bottom"), open_board.bar) if d.count and d.confidence >= CHECKER_SURE
+                  and not unsure(d)]
+        gone = set(checkers_read_as_dice(dice, field, sure_checkers(open_board, open_reading,
+                                                                      self.settings.work_scale), halves))
+        if not gone:
+            return board, reading, dice
+        dice = tuple(d for k, d in enumerate(dice) if k not in gone)
+        if gone != suspects:  # the weak dice that stay are covered again
+            boxes = [d.box for d in dice if d.box is not None] + cube_box
+            open_board = read_board(cover_boxes(small, field, boxes), field, self.point_model, learned)
+            open_reading = to_checker_reading(open_board, field, self.settings.work_scale)
+        return open_board, open_reading, dice
+
     def _finish(self, image_bgr: np.ndarray, field: Field, reading: CheckerReading, dice: Sequence[DieReading],
                 cube: Optional[CubeReading], timings: dict[str, float], frame_index: int, timestamp_ms: float,
                 t0: float, t3: float, small: np.ndarray, board: Optional[BoardDistribution] = None) -> ReadResult:
@@ -249,6 +279,15 @@ class BoardReader:
     def read(self, image_bgr: np.ndarray, frame_index: int = 0, timestamp_ms: float = 0.0) -> Observation:
         """Read a frame: (H, W, 3) uint8 BGR -> :class:`Observation`."""
         return self.read_full(image_bgr, frame_index, timestamp_ms).observation
+
+
+def sure_checkers(board: BoardDistribution, reading: CheckerReading, work_scale: float) -> list[tuple[float, float]]:
+    """The (x, y) canonical field centres of the checkers of ``reading`` (the
+    :func:`vision.learned_checkers.to_checker_reading` of ``board``, at ``work_scale``) on the points
+    ``board`` reads at :data:`vision.cocked.CHECKER_SURE` or more (the bar's left out: its checkers
+    are not placed where they stand)."""
+    return [(c.x / work_scale, c.y / work_scale) for c in reading.checkers
+            if c.place and board.points[c.place - 1].confidence >= CHECKER_SURE]
 
 
 def point_model_for(profile) -> PointModel:
