@@ -310,14 +310,15 @@ def _top_signed(d: PointDistribution, floor: float = 1e-3) -> tuple[tuple[int, f
 def _bar_triples(board: BoardDistribution, floor: float = 1e-3) -> tuple[tuple[int, int, float], ...]:
     """The bar's (light, dark, probability) triples above ``floor``, most likely first: each
     half of the bar holds checkers of one colour (P(count) of its distribution, split by its
-    P(light)), the two halves independent."""
+    P(light)), the two halves independent. A half's entries below ``floor`` / 10 are left out
+    before the two are combined (a triple's probability is then low by at most 2 x ``floor`` / 10)."""
     halves = []
     for d in board.bar:
         h: dict[tuple[int, int], float] = {(0, 0): d.counts[0]}
         for k in range(1, len(d.counts)):
             h[(k, 0)] = d.counts[k] * d.light
             h[(0, k)] = d.counts[k] * (1.0 - d.light)
-        halves.append(h)
+        halves.append({key: v for key, v in h.items() if v >= floor / 10})
     joint: dict[tuple[int, int], float] = {}
     for (l0, d0), p0 in halves[0].items():
         for (l1, d1), p1 in halves[1].items():
