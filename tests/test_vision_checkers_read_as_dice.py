@@ -91,3 +91,25 @@ def test_star_printed_checkers_by_the_far_rail_of_a_real_board_are_no_dice(share
     obs = BoardReader(field=seen, dice_reader=plugin.dice, cube_reader=plugin.cube).read(drawn.image)
     assert obs.dice == ()
     assert [(p.count, p.colour if p.count else None) for p in obs.points] == list(state.points)
+
+
+def test_the_reader_drops_the_weak_die_on_a_checker_and_keeps_the_others():
+    """On a rendered board, a dice reader that reports a weak die on point 19's first checker, a
+    weak die in the open and a sure die on point 6's first checker: the reader drops the first only
+    and reads every point as it stands (the dice that stay are covered as before)."""
+    from vision.reader import BoardReader
+    from vision.render_board import BoardState, CameraPose, Lighting, render_board
+
+    counts = [-2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2]  # the opening
+    pose = CameraPose.looking_down(tilt=0.06)
+    r = render_board(BoardState.from_counts(counts), "walnut", pose, Lighting(noise=2, jpeg=85), seed=0)
+    field = field_from_corners(r.corners, pose.image_size)
+    d = float(field.checker_size[0])
+    first = {p: (field.point(p).centre_x, field.point(p).base_y + field.point(p).direction * d / 2) for p in (6, 19)}
+    g = field.point(16)  # an empty point: its middle, clear of every checker
+    reported = [_die(field, first[19], 0.85 * d, 0.2), _die(field, (g.centre_x, 0.25 * field.size[1]), 0.5 * d, 0.3),
+                _die(field, first[6], 0.5 * d, 0.95, reason=None)]
+    obs = BoardReader(field=field, dice_reader=lambda image, f: list(reported)).read(r.image)
+    assert obs.dice == tuple(reported[1:])
+    want = [(abs(n), None if n == 0 else ("light" if n > 0 else "dark")) for n in counts]
+    assert [(p.count, p.colour if p.count else None) for p in obs.points] == want
